@@ -1,0 +1,23 @@
+"""The ``koikoi`` command: one group, one module per sub-command."""
+
+from __future__ import annotations
+
+import click
+
+from koikoi import __version__
+from koikoi.cli.rules import rules_command
+from koikoi.cli.score import score_command
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="koikoi")
+def cli() -> None:
+    """Koi-Koi, the Hanafuda flower-card game."""
+
+
+cli.add_command(score_command)
+cli.add_command(rules_command)
+
+
+def main() -> None:
+    cli()

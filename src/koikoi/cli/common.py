@@ -1,0 +1,46 @@
+"""What every sub-command shares: rule options and the error convention of RULES.md §7."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from koikoi.rules import PRESET_NAMES, RuleSet, RulesError, resolve_rules
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def rules_options(function: F) -> F:
+    """``--rules PRESET_OR_FILE`` and repeatable ``--set KEY=VALUE``."""
+    function = click.option(
+        "--set",
+        "assignments",
+        multiple=True,
+        metavar="KEY=VALUE",
+        help="Override one rule (repeatable); lists are comma-separated.",
+    )(function)
+    return click.option(
+        "--rules",
+        "rules_spec",
+        metavar="PRESET_OR_FILE",
+        help=f"A preset ({', '.join(PRESET_NAMES)}) or a TOML/JSON rules file. Default: classic.",
+    )(function)
+
+
+def fail(message: str, *, as_json: bool = False, **extra: Any) -> NoReturn:
+    """Report an error: standard error, exit status 1, and ``{"error": ...}`` with --json."""
+    if as_json:
+        click.echo(json.dumps({"error": message, **extra}))
+    click.echo(f"koikoi: error: {message}", err=True)
+    sys.exit(1)
+
+
+def load_rules(spec: str | None, assignments: tuple[str, ...], *, as_json: bool) -> RuleSet:
+    try:
+        return resolve_rules(spec, assignments)
+    except RulesError as error:
+        fail(str(error), as_json=as_json)

@@ -1,0 +1,131 @@
+"""``koikoi score``: score captured cards, one pile or a batch of JSON lines (RULES.md §7)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Iterator
+from functools import lru_cache
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from koikoi.cards import UnknownCardError, cards_from_slugs
+from koikoi.cli.common import fail, load_rules, rules_options
+from koikoi.rules import RuleSet, RulesError
+from koikoi.yaku import PileScore, score_pile
+
+_BATCH_KEYS = frozenset({"cards", "rules", "month", "own_calls", "opponent_calls"})
+
+
+class BatchLineError(ValueError):
+    pass
+
+
+@lru_cache(maxsize=1024)
+def _rules_from_json(text: str) -> RuleSet:
+    return RuleSet.from_mapping(json.loads(text))
+
+
+def _count(line: dict[str, Any], key: str, low: int, high: int | None = None) -> int:
+    value = line.get(key, 0 if low == 0 else None)
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < low:
+        raise BatchLineError(f"{key!r} must be an integer >= {low}, not {value!r}")
+    if high is not None and value > high:
+        raise BatchLineError(f"{key!r} must be an integer from {low} to {high}, not {value!r}")
+    return value
+
+
+def score_line(text: str, default_rules: RuleSet) -> dict[str, Any]:
+    """One ``--batch`` line answered: the score object, or ``{"error": ...}``."""
+    try:
+        line = json.loads(text)
+        if not isinstance(line, dict):
+            raise BatchLineError(f"a line must be a JSON object, not {text.strip()!r}")
+        unknown = sorted(set(line) - _BATCH_KEYS)
+        if unknown:
+            raise BatchLineError(
+                f"unknown key {unknown[0]!r}; a line may hold {', '.join(sorted(_BATCH_KEYS))}"
+            )
+        cards = line.get("cards")
+        if not isinstance(cards, list) or not all(isinstance(slug, str) for slug in cards):
+            raise BatchLineError(f"'cards' must be a list of card slugs, not {cards!r}")
+        if "rules" in line:
+            rules = _rules_from_json(json.dumps(line["rules"], sort_keys=True))
+        else:
+            rules = default_rules
+        return score_pile(
+            cards_from_slugs(cards),
+            rules,
+            month=_count(line, "month", 1, 12),
+            own_calls=_count(line, "own_calls", 0),
+            opponent_calls=_count(line, "opponent_calls", 0),
+        ).to_json()
+    except json.JSONDecodeError as error:
+        return {"error": f"not a JSON line ({error.msg} at column {error.colno}): {text.strip()!r}"}
+    except (BatchLineError, UnknownCardError, RulesError) as error:
+        return {"error": str(error)}
+
+
+def score_lines(lines: Iterable[str], default_rules: RuleSet) -> Iterator[str]:
+    for text in lines:
+        yield json.dumps(score_line(text, default_rules))
+
+
+def _print_table(result: PileScore, console: Console) -> None:
+    table = Table(title="Yaku", show_footer=True)
+    table.add_column("yaku", footer="total")
+    table.add_column("points", justify="right", footer=str(result.total))
+    for key, points in result.yaku.items():
+        table.add_row(key, str(points))
+    if not result.yaku:
+        table.add_row("(none)", "0")
+    console.print(table)
+    console.print(f"Round score for the stopper: [bold]{result.final}[/bold]")
+
+
+@click.command("score")
+@rules_options
+@click.option("--month", type=int, help="The round's month (1-12), for tsukifuda.")
+@click.option("--own-calls", type=click.IntRange(min=0), default=0, help="Koi-koi calls made.")
+@click.option(
+    "--opponent-calls", type=click.IntRange(min=0), default=0, help="The opponent's calls."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--batch", is_flag=True, help="Read JSON lines from standard input.")
+@click.argument("cards", nargs=-1)
+def score_command(
+    rules_spec: str | None,
+    assignments: tuple[str, ...],
+    month: int | None,
+    own_calls: int,
+    opponent_calls: int,
+    as_json: bool,
+    batch: bool,
+    cards: tuple[str, ...],
+) -> None:
+    """Score captured CARDS (slugs such as pine-crane) under a rule set."""
+    rules = load_rules(rules_spec, assignments, as_json=as_json or batch)
+    if batch:
+        if cards:
+            fail("--batch reads cards from standard input; give no CARD arguments", as_json=True)
+        for answer in score_lines(sys.stdin, rules):
+            click.echo(answer)
+        return
+    if month is not None and not 1 <= month <= 12:
+        fail(f"--month must be from 1 to 12, not {month!r}", as_json=as_json)
+    try:
+        pile = cards_from_slugs(cards)
+    except UnknownCardError as error:
+        fail(str(error), as_json=as_json)
+    result = score_pile(
+        pile, rules, month=month or 0, own_calls=own_calls, opponent_calls=opponent_calls
+    )
+    if as_json:
+        click.echo(json.dumps(result.to_json()))
+    else:
+        _print_table(result, Console())

@@ -1,0 +1,521 @@
+"""Rule sets: every option of RULES.md §6, the four presets, and their file form.
+
+A rule set is a preset plus overrides. The same keys are used in TOML and JSON rules
+files, in ``--set key=value`` on the command line and in the web game's house rules.
+
+>>> rules = RuleSet.from_mapping({"preset": "single-deal", "goko": 12})
+>>> rules.goko, rules.shiko, rules.preset
+(12, 10, 'single-deal')
+>>> rules.to_mapping()
+{'preset': 'single-deal', 'goko': 12}
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+import json
+import tomllib
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any, ClassVar
+
+import tomli_w
+
+from koikoi.cards import CARD_COUNT
+
+
+class FirstDealer(StrEnum):
+    RANDOM = "random"
+    CARD_DRAW = "card-draw"
+    SEAT_0 = "seat-0"
+
+
+class NextDealer(StrEnum):
+    ALTERNATE = "alternate"
+    WINNER = "winner"
+
+
+class DrawDealer(StrEnum):
+    KEEP = "keep"
+    PASS = "pass"
+
+
+class BothHandYaku(StrEnum):
+    REDEAL = "redeal"
+    DEALER = "dealer"
+    BOTH = "both"
+    IGNORE = "ignore"
+
+
+class Viewing(StrEnum):
+    ALWAYS = "always"
+    OFF = "off"
+    WITH_OTHER_YAKU = "with-other-yaku"
+
+
+class ViewingCanceller(StrEnum):
+    RAINMAN = "rainman"
+    LIGHTNING = "lightning"
+    WILLOW = "willow"
+    PAULOWNIA = "paulownia"
+
+
+class TsukifudaMonth(StrEnum):
+    ROUND = "round"
+    ANY = "any"
+
+
+class SakeCup(StrEnum):
+    ANIMAL = "animal"
+    PLAIN = "plain"
+    BOTH = "both"
+
+
+class BestPerCategory(StrEnum):
+    NONE = "none"
+    ANIMALS = "animals"
+    RIBBONS = "ribbons"
+    BOTH = "both"
+
+
+class Decision(StrEnum):
+    NEW_YAKU = "new-yaku"
+    HIGHER_TOTAL = "higher-total"
+
+
+class Multiplier(StrEnum):
+    NONE = "none"
+    PER_CALL = "per-call"
+    ANY_CALLED = "any-called"
+    OPPONENT_CALLED = "opponent-called"
+    PER_OPPONENT_CALL = "per-opponent-call"
+
+
+class Exhausted(StrEnum):
+    DRAW = "draw"
+    DEALER = "dealer"
+
+
+class RulesError(ValueError):
+    """One or more problems with a rule set; ``problems`` lists each one."""
+
+    def __init__(self, problems: Iterable[str]) -> None:
+        self.problems = list(problems)
+        super().__init__("; ".join(self.problems))
+
+
+# The kinds of value a rule field holds; each knows how to check and parse it.
+POINTS = "points"  # int >= 0, 0 switches a yaku off
+COUNT = "count"  # int >= 1
+NUMBER = "number"  # int >= 0
+BOOL = "bool"
+CHOICE = "choice"  # one StrEnum member
+CHOICES = "choices"  # a list of StrEnum members
+
+
+def _rule(default: Any, kind: str, help: str, choices: type[StrEnum] | None = None) -> Any:
+    return field(default=default, metadata={"kind": kind, "help": help, "choices": choices})
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every rule option; the defaults are the ``classic`` preset.
+
+    ``preset`` names the base the rule set was built from: it is kept for the file
+    form and display, and is not part of equality (two rule sets with the same
+    fields play the same game).
+    """
+
+    preset: str = field(default="classic", compare=False)
+    hand_size: int = _rule(8, COUNT, "cards dealt to each hand")
+    field_size: int = _rule(8, COUNT, "cards dealt face up to the field")
+    deal_in_pairs: bool = _rule(False, BOOL, "deal two cards at a time")
+    first_dealer: FirstDealer = _rule(
+        FirstDealer.RANDOM, CHOICE, "who deals the first round", FirstDealer
+    )
+    next_dealer: NextDealer = _rule(
+        NextDealer.ALTERNATE, CHOICE, "who deals after a round someone won", NextDealer
+    )
+    draw_dealer: DrawDealer = _rule(
+        DrawDealer.PASS, CHOICE, "who deals after a round nobody won", DrawDealer
+    )
+    redeal_four_of_month: bool = _rule(False, BOOL, "redeal when the field holds a whole month")
+    redeal_four_pairs: bool = _rule(False, BOOL, "redeal when the field is four pairs")
+    forced_capture: bool = _rule(
+        False, BOOL, "a card that matches nothing may be played only when no card matches"
+    )
+    teshi: int = _rule(0, POINTS, "four cards of one month in the dealt hand")
+    kuttsuki: int = _rule(0, POINTS, "four pairs of months in the dealt hand")
+    both_hand_yaku: BothHandYaku = _rule(
+        BothHandYaku.REDEAL, CHOICE, "what happens when both hands hold a hand yaku", BothHandYaku
+    )
+    goko: int = _rule(10, POINTS, "all five brights")
+    shiko: int = _rule(8, POINTS, "four brights without the rain man")
+    ame_shiko: int = _rule(7, POINTS, "four brights with the rain man")
+    sanko: int = _rule(5, POINTS, "three brights without the rain man")
+    inoshikacho: int = _rule(5, POINTS, "boar, deer and butterflies")
+    inoshikacho_extra: bool = _rule(False, BOOL, "inoshikacho: +1 per animal beyond its three")
+    tane: int = _rule(1, POINTS, "animals")
+    tane_min: int = _rule(5, COUNT, "animals needed for tane")
+    tane_extra: int = _rule(1, POINTS, "tane: points per animal beyond the minimum")
+    tan: int = _rule(1, POINTS, "ribbons")
+    tan_min: int = _rule(5, COUNT, "ribbons needed for tan")
+    tan_extra: int = _rule(1, POINTS, "tan: points per ribbon beyond the minimum")
+    kasu: int = _rule(1, POINTS, "plains")
+    kasu_min: int = _rule(10, COUNT, "plains needed for kasu")
+    kasu_extra: int = _rule(1, POINTS, "kasu: points per plain beyond the minimum")
+    akatan: int = _rule(5, POINTS, "the three red poem ribbons")
+    aotan: int = _rule(5, POINTS, "the three blue ribbons")
+    ribbon_set_extra: bool = _rule(False, BOOL, "ribbon sets: +1 per ribbon beyond the set")
+    akatan_aotan: int = _rule(0, POINTS, "all six poem and blue ribbons")
+    akatan_aotan_replaces: bool = _rule(
+        True, BOOL, "akatan-aotan replaces akatan and aotan instead of adding to them"
+    )
+    kusatan: int = _rule(0, POINTS, "the three plain red ribbons of wisteria, iris, clover")
+    tsukimi: int = _rule(5, POINTS, "moon and sake cup")
+    hanami: int = _rule(5, POINTS, "cherry curtain and sake cup")
+    viewing: Viewing = _rule(
+        Viewing.ALWAYS, CHOICE, "when the viewing yaku count", Viewing
+    )
+    viewing_cancelled_by: tuple[ViewingCanceller, ...] = _rule(
+        (), CHOICES, "captured cards that cancel the viewing yaku", ViewingCanceller
+    )
+    tsukifuda: int = _rule(0, POINTS, "all four cards of a month")
+    tsukifuda_month: TsukifudaMonth = _rule(
+        TsukifudaMonth.ROUND, CHOICE, "which months tsukifuda counts", TsukifudaMonth
+    )
+    sake_cup: SakeCup = _rule(
+        SakeCup.ANIMAL, CHOICE, "what the sake cup counts as", SakeCup
+    )
+    lightning_is_kasu: bool = _rule(True, BOOL, "the lightning card counts as a plain")
+    best_per_category: BestPerCategory = _rule(
+        BestPerCategory.NONE, CHOICE, "drop tane/tan when a set of that kind scores",
+        BestPerCategory,
+    )
+    decision: Decision = _rule(
+        Decision.HIGHER_TOTAL, CHOICE, "what reopens stop or koi-koi after a call", Decision
+    )
+    max_koikoi: int = _rule(0, NUMBER, "koi-koi calls allowed per player per round (0: any)")
+    koikoi_after_opponent: bool = _rule(
+        True, BOOL, "a player may call koi-koi after the opponent has called"
+    )
+    multiplier: Multiplier = _rule(
+        Multiplier.PER_CALL, CHOICE, "how koi-koi calls multiply the score", Multiplier
+    )
+    double_at: int = _rule(0, POINTS, "double a yaku total at least this high (0: never)")
+    exhausted: Exhausted = _rule(
+        Exhausted.DRAW, CHOICE, "who wins a round played out without a stop", Exhausted
+    )
+    exhausted_points: int = _rule(0, POINTS, "the dealer's points for an exhausted round")
+    rounds: int = _rule(12, COUNT, "rounds in a match")
+    target_score: int = _rule(50, NUMBER, "a match ends when a player reaches it (0: none)")
+
+    KEYS: ClassVar[tuple[str, ...]]
+
+    def __post_init__(self) -> None:
+        problems = _cross_field_problems(self)
+        if problems:
+            raise RulesError(problems)
+
+    # -- building ----------------------------------------------------------------------
+
+    @classmethod
+    def preset_named(cls, name: str) -> RuleSet:
+        try:
+            return PRESETS[name]
+        except KeyError:
+            raise RulesError([_bad_value_message("preset", name, PRESET_NAMES)]) from None
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any]) -> RuleSet:
+        """A rule set from file-form data: an optional ``preset`` plus overrides.
+
+        Values keep their JSON/TOML types (a bool must be a bool). Every problem is
+        reported at once in one :class:`RulesError`.
+        """
+        if not isinstance(data, Mapping):
+            raise RulesError([f"rules must be a table of key = value, not {data!r}"])
+        preset = data.get("preset", "classic")
+        problems: list[str] = []
+        base = PRESETS.get(preset) if isinstance(preset, str) else None
+        if base is None:
+            problems.append(_bad_value_message("preset", preset, PRESET_NAMES))
+            base = CLASSIC
+        overrides = {key: value for key, value in data.items() if key != "preset"}
+        try:
+            rules = base.with_overrides(overrides)
+        except RulesError as error:
+            raise RulesError(problems + error.problems) from None
+        if problems:
+            raise RulesError(problems)
+        return rules
+
+    def with_overrides(self, overrides: Mapping[str, Any], *, from_text: bool = False) -> RuleSet:
+        """This rule set with some fields changed.
+
+        With ``from_text``, values are command-line strings (``"true"``, ``"8"``,
+        ``"rainman,willow"``) and are parsed by each field's kind.
+        """
+        changes: dict[str, Any] = {}
+        problems: list[str] = []
+        for key, value in overrides.items():
+            if key == "preset":
+                problems.append("'preset' chooses the base and cannot be overridden here")
+                continue
+            spec = FIELDS.get(key)
+            if spec is None:
+                problems.append(_unknown_key_message(key))
+                continue
+            try:
+                changes[key] = spec.parse(value) if from_text else spec.check(value)
+            except ValueError as error:
+                problems.append(str(error))
+        try:
+            rules = dataclasses.replace(self, **changes)
+        except RulesError as error:
+            problems.extend(error.problems)
+        if problems:
+            raise RulesError(problems)
+        return rules
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> RuleSet:
+        """A rule set from a TOML or JSON file (chosen by the suffix, ``.json`` or not)."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as error:
+            raise RulesError([f"cannot read rules file {str(path)!r}: {error.strerror}"]) from None
+        try:
+            data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
+        except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
+            raise RulesError([f"rules file {str(path)!r} is not valid: {error}"]) from None
+        return cls.from_mapping(data)
+
+    # -- file form ---------------------------------------------------------------------
+
+    def to_mapping(self, *, full: bool = False) -> dict[str, Any]:
+        """The file form: ``preset`` and the fields that differ from it (or all of them)."""
+        base = PRESETS.get(self.preset, CLASSIC)
+        data: dict[str, Any] = {"preset": self.preset if self.preset in PRESETS else "classic"}
+        for key in self.KEYS:
+            value = getattr(self, key)
+            if full or value != getattr(base, key):
+                data[key] = _plain(value)
+        return data
+
+    def to_toml(self, *, full: bool = False) -> str:
+        return tomli_w.dumps(self.to_mapping(full=full))
+
+    def to_json(self, *, full: bool = False) -> str:
+        return json.dumps(self.to_mapping(full=full), indent=2)
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [str(item) for item in value]
+    if isinstance(value, StrEnum):
+        return str(value)
+    return value
+
+
+@dataclass(frozen=True, slots=True)
+class FieldSpec:
+    """One rule key: its kind of value, its allowed values and a short description."""
+
+    key: str
+    kind: str
+    help: str
+    choices: type[StrEnum] | None
+
+    @property
+    def allowed(self) -> str:
+        """The allowed values in words, for error messages and help."""
+        if self.kind == POINTS:
+            return "an integer >= 0 (0 switches it off)"
+        if self.kind == COUNT:
+            return "an integer >= 1"
+        if self.kind == NUMBER:
+            return "an integer >= 0"
+        if self.kind == BOOL:
+            return "true or false"
+        assert self.choices is not None
+        names = ", ".join(member.value for member in self.choices)
+        if self.kind == CHOICES:
+            return f"a list of: {names} (empty for none)"
+        return names
+
+    def _bad(self, value: Any) -> ValueError:
+        return ValueError(_bad_value_message(self.key, value, self.allowed))
+
+    def check(self, value: Any) -> Any:
+        """Validate a JSON/TOML value and return it in the field's own type."""
+        if self.kind == BOOL:
+            if not isinstance(value, bool):
+                raise self._bad(value)
+            return value
+        if self.kind in (POINTS, COUNT, NUMBER):
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise self._bad(value)
+            if value < (1 if self.kind == COUNT else 0):
+                raise self._bad(value)
+            return value
+        assert self.choices is not None
+        if self.kind == CHOICE:
+            try:
+                return self.choices(value)
+            except ValueError:
+                raise self._bad(value) from None
+        if not isinstance(value, (list, tuple)):
+            raise self._bad(value)
+        try:
+            members = {self.choices(item) for item in value}
+        except ValueError:
+            raise self._bad(value) from None
+        # A canonical order, so equal sets compare and print equal.
+        return tuple(member for member in self.choices if member in members)
+
+    def parse(self, text: Any) -> Any:
+        """Parse a command-line value (``--set key=value``) and validate it."""
+        if not isinstance(text, str):
+            return self.check(text)
+        text = text.strip()
+        if self.kind == BOOL:
+            if text.lower() not in ("true", "false"):
+                raise self._bad(text)
+            return text.lower() == "true"
+        if self.kind in (POINTS, COUNT, NUMBER):
+            try:
+                number = int(text)
+            except ValueError:
+                raise self._bad(text) from None
+            return self.check(number)
+        if self.kind == CHOICES:
+            items = [item.strip() for item in text.split(",") if item.strip()]
+            try:
+                return self.check(items)
+            except ValueError:
+                raise self._bad(text) from None
+        return self.check(text)
+
+
+def _bad_value_message(key: str, value: Any, allowed: str | Iterable[str]) -> str:
+    if not isinstance(allowed, str):
+        allowed = ", ".join(allowed)
+    return f"rule {key!r}: {value!r} is not allowed; allowed: {allowed}"
+
+
+def _unknown_key_message(key: str) -> str:
+    message = f"unknown rule {key!r}"
+    close = difflib.get_close_matches(key, RuleSet.KEYS, n=1)
+    if close:
+        message += f"; did you mean {close[0]!r}?"
+    return message + " (see 'koikoi rules show' for every key)"
+
+
+def _cross_field_problems(rules: RuleSet) -> list[str]:
+    dealt = 2 * rules.hand_size + rules.field_size
+    if dealt > CARD_COUNT:
+        return [
+            f"rules 'hand_size' and 'field_size': 2 x {rules.hand_size} + {rules.field_size}"
+            f" = {dealt} cards dealt, more than the deck's {CARD_COUNT}"
+        ]
+    return []
+
+
+FIELDS: dict[str, FieldSpec] = {
+    f.name: FieldSpec(f.name, f.metadata["kind"], f.metadata["help"], f.metadata["choices"])
+    for f in dataclasses.fields(RuleSet)
+    if f.metadata
+}
+RuleSet.KEYS = tuple(FIELDS)
+
+CLASSIC = RuleSet()
+PRESETS: dict[str, RuleSet] = {
+    "classic": CLASSIC,
+    "ten-card": dataclasses.replace(
+        CLASSIC,
+        preset="ten-card",
+        hand_size=10,
+        tane=5,
+        tan=5,
+        akatan=3,
+        aotan=3,
+        decision=Decision.NEW_YAKU,
+        target_score=0,
+    ),
+    "single-deal": dataclasses.replace(
+        CLASSIC,
+        preset="single-deal",
+        redeal_four_of_month=True,
+        redeal_four_pairs=True,
+        teshi=6,
+        kuttsuki=6,
+        goko=15,
+        shiko=10,
+        ame_shiko=8,
+        sanko=6,
+        akatan=6,
+        aotan=6,
+        tsukimi=0,
+        hanami=0,
+        sake_cup=SakeCup.BOTH,
+        multiplier=Multiplier.NONE,
+        rounds=1,
+        target_score=0,
+    ),
+    "traditional": dataclasses.replace(
+        CLASSIC,
+        preset="traditional",
+        deal_in_pairs=True,
+        first_dealer=FirstDealer.CARD_DRAW,
+        redeal_four_of_month=True,
+        forced_capture=True,
+        teshi=6,
+        kuttsuki=6,
+        inoshikacho_extra=True,
+        ribbon_set_extra=True,
+        akatan_aotan=10,
+        decision=Decision.NEW_YAKU,
+        multiplier=Multiplier.OPPONENT_CALLED,
+        double_at=8,
+        target_score=0,
+    ),
+}
+PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)
+
+
+def parse_assignments(assignments: Iterable[str]) -> dict[str, str]:
+    """``["goko=12", "viewing=off"]`` as a mapping; a malformed item is an error."""
+    result: dict[str, str] = {}
+    problems = []
+    for item in assignments:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            problems.append(f"{item!r} is not KEY=VALUE (for example goko=12)")
+            continue
+        result[key.strip()] = value
+    if problems:
+        raise RulesError(problems)
+    return result
+
+
+def resolve_rules(spec: str | None = None, assignments: Iterable[str] = ()) -> RuleSet:
+    """The rule set named on a command line: a preset name or a rules file, then ``--set``s.
+
+    >>> resolve_rules("ten-card", ["tane=2"]).tane
+    2
+    """
+    if spec is None:
+        rules = CLASSIC
+    elif spec in PRESETS:
+        rules = PRESETS[spec]
+    elif Path(spec).suffix.lower() in (".toml", ".json") or Path(spec).exists():
+        rules = RuleSet.from_file(spec)
+    else:
+        raise RulesError([_bad_value_message("preset", spec, PRESET_NAMES) + ", or a rules file"])
+    overrides = parse_assignments(assignments)
+    return rules.with_overrides(overrides, from_text=True) if overrides else rules

@@ -1,0 +1,276 @@
+"""Scoring captured cards under a rule set (RULES.md §3 and the scoring fields of §6).
+
+A :class:`Scorer` is compiled once per rule set (masks and points looked up in
+advance), so scoring a pile is a handful of ``&`` and ``bit_count()`` calls: the round
+engine scores after every turn.
+
+>>> from koikoi.cards import cards_from_slugs
+>>> from koikoi.rules import PRESETS
+>>> pile = cards_from_slugs(["pine-crane", "cherry-curtain", "susuki-moon"])
+>>> scorer_for(PRESETS["classic"]).score(pile)
+{'sanko': 5}
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from koikoi.cards import (
+    ANIMALS,
+    BLUE_RIBBONS,
+    BRIGHTS,
+    CHERRY_CURTAIN,
+    GRASS_RIBBONS,
+    INOSHIKACHO,
+    LIGHTNING,
+    MONTH_COUNT,
+    MONTH_MASKS,
+    PLAINS,
+    POETRY_RIBBONS,
+    RAINMAN,
+    RIBBONS,
+    SAKE_CUP,
+    SUSUKI_MOON,
+    CardSet,
+)
+from koikoi.rules import (
+    BestPerCategory,
+    Multiplier,
+    RuleSet,
+    SakeCup,
+    TsukifudaMonth,
+    Viewing,
+    ViewingCanceller,
+)
+
+GOKO = "goko"
+SHIKO = "shiko"
+AME_SHIKO = "ame-shiko"
+SANKO = "sanko"
+INOSHIKACHO_KEY = "inoshikacho"
+TANE = "tane"
+AKATAN = "akatan"
+AOTAN = "aotan"
+AKATAN_AOTAN = "akatan-aotan"
+KUSATAN = "kusatan"
+TSUKIFUDA = "tsukifuda"
+TAN = "tan"
+KASU = "kasu"
+TSUKIMI = "tsukimi"
+HANAMI = "hanami"
+TESHI = "teshi"
+KUTTSUKI = "kuttsuki"
+
+YAKU_KEYS: tuple[str, ...] = (
+    GOKO, SHIKO, AME_SHIKO, SANKO, INOSHIKACHO_KEY, TANE, AKATAN, AOTAN, AKATAN_AOTAN,
+    KUSATAN, TSUKIFUDA, TAN, KASU, TSUKIMI, HANAMI, TESHI, KUTTSUKI,
+)  # fmt: skip
+"""Every yaku key, in the order of RULES.md §3 (the order yaku are listed in)."""
+
+BRIGHT_YAKU = frozenset({GOKO, SHIKO, AME_SHIKO, SANKO})
+HAND_YAKU = frozenset({TESHI, KUTTSUKI})
+
+_CANCELLER_MASKS = {
+    ViewingCanceller.RAINMAN: RAINMAN,
+    ViewingCanceller.LIGHTNING: LIGHTNING,
+    ViewingCanceller.WILLOW: MONTH_MASKS[11],
+    ViewingCanceller.PAULOWNIA: MONTH_MASKS[12],
+}
+_ALL_POETRY_AND_BLUE = POETRY_RIBBONS | BLUE_RIBBONS
+_TSUKIMI = SUSUKI_MOON | SAKE_CUP
+_HANAMI = CHERRY_CURTAIN | SAKE_CUP
+
+
+class Scorer:
+    """The yaku scoring of one rule set, with its masks and points looked up once."""
+
+    __slots__ = (
+        "rules", "_goko", "_shiko", "_ame_shiko", "_sanko", "_animals", "_inoshikacho",
+        "_inoshikacho_extra", "_tane", "_tane_min", "_tane_extra", "_tan", "_tan_min",
+        "_tan_extra", "_plains", "_kasu", "_kasu_min", "_kasu_extra", "_akatan", "_aotan",
+        "_ribbon_extra", "_akatan_aotan", "_replaces", "_kusatan", "_tsukimi", "_hanami",
+        "_viewing", "_viewing_needs_other", "_viewing_cancel", "_tsukifuda",
+        "_tsukifuda_any", "_best_animals", "_best_ribbons",
+    )  # fmt: skip
+
+    def __init__(self, rules: RuleSet) -> None:
+        self.rules = rules
+        self._goko, self._shiko = rules.goko, rules.shiko
+        self._ame_shiko, self._sanko = rules.ame_shiko, rules.sanko
+        self._animals = ANIMALS & ~SAKE_CUP if rules.sake_cup is SakeCup.PLAIN else ANIMALS
+        plains = PLAINS if rules.lightning_is_kasu else PLAINS & ~LIGHTNING
+        self._plains = plains | SAKE_CUP if rules.sake_cup is not SakeCup.ANIMAL else plains
+        self._inoshikacho, self._inoshikacho_extra = rules.inoshikacho, rules.inoshikacho_extra
+        self._tane, self._tane_min, self._tane_extra = rules.tane, rules.tane_min, rules.tane_extra
+        self._tan, self._tan_min, self._tan_extra = rules.tan, rules.tan_min, rules.tan_extra
+        self._kasu, self._kasu_min, self._kasu_extra = rules.kasu, rules.kasu_min, rules.kasu_extra
+        self._akatan, self._aotan = rules.akatan, rules.aotan
+        self._ribbon_extra = rules.ribbon_set_extra
+        self._akatan_aotan, self._replaces = rules.akatan_aotan, rules.akatan_aotan_replaces
+        self._kusatan = rules.kusatan
+        self._viewing = rules.viewing is not Viewing.OFF and bool(rules.tsukimi or rules.hanami)
+        self._viewing_needs_other = rules.viewing is Viewing.WITH_OTHER_YAKU
+        self._tsukimi, self._hanami = rules.tsukimi, rules.hanami
+        self._viewing_cancel = 0
+        for canceller in rules.viewing_cancelled_by:
+            self._viewing_cancel |= _CANCELLER_MASKS[canceller]
+        self._tsukifuda = rules.tsukifuda
+        self._tsukifuda_any = rules.tsukifuda_month is TsukifudaMonth.ANY
+        best = rules.best_per_category
+        self._best_animals = best in (BestPerCategory.ANIMALS, BestPerCategory.BOTH)
+        self._best_ribbons = best in (BestPerCategory.RIBBONS, BestPerCategory.BOTH)
+
+    def score(self, cards: CardSet, month: int = 0) -> dict[str, int]:
+        """The yaku a pile of captured cards makes, with their points.
+
+        ``month`` is the round's month for ``tsukifuda_month = round`` (0: unknown,
+        so that yaku never scores). Hand yaku are not scored here.
+        """
+        yaku: dict[str, int] = {}
+        brights = (cards & BRIGHTS).bit_count()
+        if brights >= 3:
+            rainman = 1 if cards & RAINMAN else 0
+            others = brights - rainman
+            # The first enabled level that applies scores alone.
+            if self._goko and brights == 5:
+                yaku[GOKO] = self._goko
+            elif self._shiko and others >= 4:
+                yaku[SHIKO] = self._shiko
+            elif self._ame_shiko and rainman and brights >= 4:
+                yaku[AME_SHIKO] = self._ame_shiko
+            elif self._sanko and others >= 3:
+                yaku[SANKO] = self._sanko
+
+        animals = (cards & self._animals).bit_count()
+        inoshikacho = self._inoshikacho and cards & INOSHIKACHO == INOSHIKACHO
+        if inoshikacho:
+            extra = animals - 3 if self._inoshikacho_extra else 0
+            yaku[INOSHIKACHO_KEY] = self._inoshikacho + extra
+        if self._tane and animals >= self._tane_min and not (inoshikacho and self._best_animals):
+            yaku[TANE] = self._tane + self._tane_extra * (animals - self._tane_min)
+
+        ribbons = (cards & RIBBONS).bit_count()
+        ribbon_sets = len(yaku)
+        extra = ribbons - 3 if self._ribbon_extra else 0
+        poetry = cards & POETRY_RIBBONS == POETRY_RIBBONS
+        blue = cards & BLUE_RIBBONS == BLUE_RIBBONS
+        if self._akatan_aotan and self._replaces and poetry and blue:
+            yaku[AKATAN_AOTAN] = self._akatan_aotan + (ribbons - 6 if self._ribbon_extra else 0)
+        else:
+            if self._akatan and poetry:
+                yaku[AKATAN] = self._akatan + extra
+            if self._aotan and blue:
+                yaku[AOTAN] = self._aotan + extra
+            if self._akatan_aotan and poetry and blue:
+                yaku[AKATAN_AOTAN] = self._akatan_aotan
+        if self._kusatan and cards & GRASS_RIBBONS == GRASS_RIBBONS:
+            yaku[KUSATAN] = self._kusatan + extra
+        ribbon_sets = len(yaku) - ribbon_sets
+
+        if self._tsukifuda:
+            if self._tsukifuda_any:
+                months = sum(
+                    1 for m in range(1, MONTH_COUNT + 1) if cards & MONTH_MASKS[m] == MONTH_MASKS[m]
+                )
+                if months:
+                    yaku[TSUKIFUDA] = self._tsukifuda * months
+            elif 1 <= month <= MONTH_COUNT and cards & MONTH_MASKS[month] == MONTH_MASKS[month]:
+                yaku[TSUKIFUDA] = self._tsukifuda
+
+        if self._tan and ribbons >= self._tan_min and not (ribbon_sets and self._best_ribbons):
+            yaku[TAN] = self._tan + self._tan_extra * (ribbons - self._tan_min)
+        plains = (cards & self._plains).bit_count()
+        if self._kasu and plains >= self._kasu_min:
+            yaku[KASU] = self._kasu + self._kasu_extra * (plains - self._kasu_min)
+
+        if (
+            self._viewing
+            and cards & SAKE_CUP
+            and not cards & self._viewing_cancel
+            and (yaku or not self._viewing_needs_other)
+        ):
+            if self._tsukimi and cards & _TSUKIMI == _TSUKIMI:
+                yaku[TSUKIMI] = self._tsukimi
+            if self._hanami and cards & _HANAMI == _HANAMI:
+                yaku[HANAMI] = self._hanami
+        return yaku
+
+    def total(self, cards: CardSet, month: int = 0) -> int:
+        return sum(self.score(cards, month).values())
+
+    def final(self, total: int, own_calls: int = 0, opponent_calls: int = 0) -> int:
+        """The stopper's round score: ``double_at``, then the koi-koi multiplier."""
+        rules = self.rules
+        if rules.double_at and total >= rules.double_at:
+            total *= 2
+        return total * multiplier(rules.multiplier, own_calls, opponent_calls)
+
+
+def multiplier(kind: Multiplier, own_calls: int, opponent_calls: int) -> int:
+    """The factor koi-koi calls put on the stopper's score.
+
+    >>> multiplier(Multiplier.PER_CALL, 1, 2), multiplier(Multiplier.OPPONENT_CALLED, 3, 0)
+    (8, 1)
+    """
+    if kind is Multiplier.PER_CALL:
+        return 1 << (own_calls + opponent_calls)
+    if kind is Multiplier.ANY_CALLED:
+        return 2 if own_calls or opponent_calls else 1
+    if kind is Multiplier.OPPONENT_CALLED:
+        return 2 if opponent_calls else 1
+    if kind is Multiplier.PER_OPPONENT_CALL:
+        return 1 << opponent_calls
+    return 1
+
+
+@lru_cache(maxsize=256)
+def scorer_for(rules: RuleSet) -> Scorer:
+    """The compiled scorer of a rule set (cached: rule sets are immutable)."""
+    return Scorer(rules)
+
+
+def hand_yaku(hand: CardSet, rules: RuleSet) -> dict[str, int]:
+    """The hand yaku a dealt hand holds: teshi (four of a month) before kuttsuki (four pairs).
+
+    >>> from koikoi.cards import MONTH_MASKS
+    >>> from koikoi.rules import PRESETS
+    >>> hand_yaku(MONTH_MASKS[1] | MONTH_MASKS[2], PRESETS["traditional"])
+    {'teshi': 6}
+    """
+    counts = [(hand & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
+    if rules.teshi and 4 in counts:
+        return {TESHI: rules.teshi}
+    if rules.kuttsuki and counts.count(2) >= 4:
+        return {KUTTSUKI: rules.kuttsuki}
+    return {}
+
+
+
+@dataclass(frozen=True, slots=True)
+class PileScore:
+    """A pile's yaku, their total, and the stopper's final score (RULES.md §7 shape)."""
+
+    yaku: dict[str, int]
+    total: int
+    final: int
+
+    def to_json(self) -> dict[str, object]:
+        return {"yaku": self.yaku, "total": self.total, "final": self.final}
+
+
+def score_pile(
+    cards: CardSet, rules: RuleSet, *, month: int = 0, own_calls: int = 0, opponent_calls: int = 0
+) -> PileScore:
+    """Score captured cards as ``koikoi score`` does.
+
+    >>> from koikoi.cards import cards_from_slugs
+    >>> from koikoi.rules import PRESETS
+    >>> pile = cards_from_slugs(["clover-boar", "maple-deer", "peony-butterflies"])
+    >>> score_pile(pile, PRESETS["classic"], own_calls=1)
+    PileScore(yaku={'inoshikacho': 5}, total=5, final=10)
+    """
+    scorer = scorer_for(rules)
+    yaku = scorer.score(cards, month)
+    total = sum(yaku.values())
+    return PileScore(yaku, total, scorer.final(total, own_calls, opponent_calls))
