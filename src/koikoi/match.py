@@ -1,0 +1,169 @@
+"""A match: rounds with a dealer, running totals and an end (RULES.md §4, §6).
+
+A match is driven one action at a time, like a round: :meth:`Match.apply` forwards to
+the current round and, when it ends, books its points and deals the next. All
+randomness comes from the match's seed, so a seed and the actions replay the match.
+
+>>> from koikoi.rules import PRESETS
+>>> game = Match(PRESETS["single-deal"], seed=3)
+>>> while not game.is_over:
+...     game.apply(game.legal_actions()[-1])
+>>> len(game.results), sum(game.totals) == sum(game.results[0].points)
+(1, True)
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from koikoi.cards import MONTH_OF
+from koikoi.rules import DrawDealer, FirstDealer, NextDealer, RuleSet
+from koikoi.round import Action, MatchView, Observation, Round, RoundResult, shuffled_deck
+
+
+def month_of_round(round_number: int) -> int:
+    """Round ``r`` (1-based) is played in month ``((r - 1) mod 12) + 1``.
+
+    >>> month_of_round(1), month_of_round(12), month_of_round(13)
+    (1, 12, 1)
+    """
+    return (round_number - 1) % 12 + 1
+
+
+def draw_for_dealer(rng: random.Random) -> int:
+    """``first_dealer = card-draw``: each seat draws a card, the earlier month deals.
+
+    Seat 0 draws first; on the same month both draw again from a fresh deck.
+    """
+    while True:
+        deck = shuffled_deck(rng)
+        first, second = MONTH_OF[deck[0]], MONTH_OF[deck[1]]
+        if first != second:
+            return 0 if first < second else 1
+
+
+class Match:
+    """Rounds between seats 0 and 1 until ``rounds`` are played or ``target_score`` is met.
+
+    Built from a seed (every deal shuffled from it), or with :meth:`from_deal` as the
+    one given deal of a record: then ``rounds``, ``target_score`` and ``first_dealer``
+    do not apply and the match is that single round.
+    """
+
+    def __init__(self, rules: RuleSet, seed: int) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.deal: dict[str, object] | None = None
+        self._rng = random.Random(seed)
+        self.results: list[RoundResult] = []
+        self.totals = [0, 0]
+        self.actions: list[Action] = []
+        if rules.first_dealer is FirstDealer.SEAT_0:
+            dealer = 0
+        elif rules.first_dealer is FirstDealer.CARD_DRAW:
+            dealer = draw_for_dealer(self._rng)
+        else:
+            dealer = self._rng.randrange(2)
+        self.round = self._deal(dealer)
+        self._book_if_over()
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: RuleSet,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        field: Sequence[str],
+        stock: Sequence[str],
+    ) -> Match:
+        """A single given deal (slugs, stock top first); the round month is unknown."""
+        game = object.__new__(cls)
+        game.rules = rules
+        game.seed = None
+        game._rng = random.Random(0)
+        game.results = []
+        game.totals = [0, 0]
+        game.actions = []
+        game.round = Round.from_deal(rules, dealer, hands, field, stock)
+        game.deal = game.round.deal_json()
+        game._book_if_over()
+        return game
+
+    seed: int | None
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def round_number(self) -> int:
+        """The current round, 1-based (the last one once the match is over)."""
+        return len(self.results) + (0 if self.round.is_over else 1)
+
+    @property
+    def is_over(self) -> bool:
+        return self.round.is_over and not self._continues()
+
+    @property
+    def winner(self) -> int | None:
+        """The seat with the higher total once the match is over; None for a tie."""
+        if not self.is_over or self.totals[0] == self.totals[1]:
+            return None
+        return 0 if self.totals[0] > self.totals[1] else 1
+
+    def view(self) -> MatchView:
+        return MatchView(
+            round_number=self.round_number,
+            rounds=1 if self.deal is not None else self.rules.rounds,
+            totals=(self.totals[0], self.totals[1]),
+            target_score=0 if self.deal is not None else self.rules.target_score,
+        )
+
+    def observation(self, seat: int) -> Observation:
+        return self.round.observation(seat, self.view())
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.is_over else self.round.legal_actions()
+
+    @property
+    def turn(self) -> int:
+        return self.round.turn
+
+    # -- moves -------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply an action of the current round; when it ends, book it and deal on."""
+        self.round.apply(action)
+        self.actions.append(action)
+        self._book_if_over()
+
+    def _continues(self) -> bool:
+        if self.deal is not None:
+            return False
+        target = self.rules.target_score
+        if target and max(self.totals) >= target:
+            return False
+        return len(self.results) < self.rules.rounds
+
+    def _book_if_over(self) -> None:
+        # Rounds can end without an action (hand yaku), so keep dealing until one is live.
+        while self.round.is_over:
+            result = self.round.result
+            assert result is not None
+            self.results.append(result)
+            self.totals[0] += result.points[0]
+            self.totals[1] += result.points[1]
+            if not self._continues():
+                return
+            self.round = self._deal(self._next_dealer(result))
+
+    def _next_dealer(self, result: RoundResult) -> int:
+        dealer = self.round.dealer
+        if result.winner is None:
+            return dealer if self.rules.draw_dealer is DrawDealer.KEEP else 1 - dealer
+        if self.rules.next_dealer is NextDealer.WINNER:
+            return result.winner
+        return 1 - dealer
+
+    def _deal(self, dealer: int) -> Round:
+        month = month_of_round(len(self.results) + 1)
+        return Round.deal(self.rules, self._rng, dealer, month)

@@ -1,0 +1,790 @@
+"""One deal of Koi-Koi as an explicit state machine (RULES.md §2).
+
+A :class:`Round` moves through phases: a hand card is played (``PLAY``), a field card
+is chosen when two match it (``HAND_CHOICE``), the stock is drawn automatically and a
+field card is chosen when two match the drawn card (``DRAW_CHOICE``), and the player
+decides stop or koi-koi when a yaku triggers it (``DECISION``), until ``OVER``.
+
+Actions are small integers, so legal moves are cheap lists and action masks are free
+for learning code: :func:`play` and :func:`capture` build them, :data:`KOIKOI` and
+:data:`STOP` are constants. Cards are ids and sets of cards are 48-bit ints
+(:mod:`koikoi.cards`).
+
+>>> from koikoi.rules import PRESETS
+>>> game = Round.deal(PRESETS["classic"], seed=7, dealer=0)
+>>> game.phase is Phase.PLAY, len(game.legal_actions())
+(True, 8)
+>>> while not game.is_over:
+...     game.apply(game.legal_actions()[0])
+>>> game.result.winner in (0, 1, None)
+True
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import Enum
+from functools import lru_cache
+from operator import itemgetter
+from typing import Any, NamedTuple
+
+from koikoi.cards import (
+    ALL_CARDS,
+    CARD_COUNT,
+    MONTH_COUNT,
+    MONTH_MASK_OF,
+    MONTH_MASKS,
+    SLUGS,
+    CardSet,
+    UnknownCardError,
+    card_from_slug,
+    cards_from_slugs,
+    ids,
+    slugs,
+)
+from koikoi.rules import BothHandYaku, Decision, Exhausted, RuleSet, RulesError
+from koikoi.yaku import Scorer, hand_yaku, scorer_for
+
+Action = int
+"""An action: ``0..47`` plays a card, ``48..95`` captures a field card, then koi-koi, stop."""
+
+CAPTURE_BASE = CARD_COUNT
+KOIKOI: Action = 2 * CARD_COUNT
+STOP: Action = KOIKOI + 1
+ACTION_COUNT = STOP + 1
+
+MAX_REDEALS = 1000
+"""A seeded deal gives up after this many redeals in a row: such rules never deal."""
+
+
+def play(card: int | str) -> Action:
+    """The action of playing a hand card (an id or a slug)."""
+    return card_from_slug(card) if isinstance(card, str) else card
+
+
+def capture(card: int | str) -> Action:
+    """The action of choosing a field card when two match."""
+    return CAPTURE_BASE + (card_from_slug(card) if isinstance(card, str) else card)
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    """An action in record form: ``{"play": slug}``, ``{"capture": slug}``, ``{"koikoi": true}``."""
+    if 0 <= action < CAPTURE_BASE:
+        return {"play": SLUGS[action]}
+    if action < KOIKOI:
+        return {"capture": SLUGS[action - CAPTURE_BASE]}
+    if action == KOIKOI:
+        return {"koikoi": True}
+    if action == STOP:
+        return {"stop": True}
+    raise ValueError(f"not an action: {action!r}")
+
+
+def action_from_json(data: Any) -> Action:
+    """Parse a record action; anything else is an error naming it."""
+    if isinstance(data, dict) and len(data) == 1:
+        ((key, value),) = data.items()
+        if key in ("play", "capture") and isinstance(value, str):
+            try:
+                return play(value) if key == "play" else capture(value)
+            except UnknownCardError as error:
+                raise ValueError(f"action {data!r}: {error}") from None
+        if key in ("koikoi", "stop") and value is True:
+            return KOIKOI if key == "koikoi" else STOP
+    raise ValueError(
+        f"not an action: {data!r}; actions are {{'play': slug}}, {{'capture': slug}}, "
+        "{'koikoi': true} or {'stop': true}"
+    )
+
+
+def action_name(action: Action) -> str:
+    """A short readable name: ``play pine-crane``, ``capture maple-deer``, ``koikoi``."""
+    ((key, value),) = action_to_json(action).items()
+    return key if value is True else f"{key} {value}"
+
+
+class Phase(Enum):
+    PLAY = "play"
+    HAND_CHOICE = "hand-choice"
+    DRAW_CHOICE = "draw-choice"
+    DECISION = "decision"
+    OVER = "over"
+
+
+_PLAY, _HAND_CHOICE, _DRAW_CHOICE, _DECISION, _OVER = Phase  # fast names for the hot path
+
+PLAYED = "play"
+DRAWN = "draw"
+
+
+class IllegalActionError(ValueError):
+    """An action the round does not allow now; the round is left unchanged."""
+
+    def __init__(self, action: object, legal: Sequence[Action]) -> None:
+        self.action = action
+        self.legal = tuple(legal)
+        shown = action_name(action) if isinstance(action, int) and 0 <= action < ACTION_COUNT else repr(action)
+        allowed = ", ".join(action_name(a) for a in legal) or "none (the round is over)"
+        super().__init__(f"illegal action {shown}; legal now: {allowed}")
+
+
+class DealError(ValueError):
+    """A given deal that cannot stand: wrong sizes, unknown or repeated cards, a redeal."""
+
+
+# How a round ended, as stored in RoundResult.reason.
+STOPPED = "stop"
+FINAL_TURN = "final-turn"
+NO_CALL_ALLOWED = "no-call-allowed"
+HAND_YAKU = "hand-yaku"
+EXHAUSTED = "exhausted"
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """How a round ended: the winner (None: nobody), each player's points and yaku."""
+
+    winner: int | None
+    points: tuple[int, int]
+    yaku: tuple[dict[str, int], dict[str, int]]
+    calls: tuple[int, int]
+    reason: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The RULES.md §7 form of one round in ``koikoi replay --json``."""
+        return {
+            "winner": self.winner,
+            "points": list(self.points),
+            "yaku": [dict(self.yaku[0]), dict(self.yaku[1])],
+            "calls": list(self.calls),
+        }
+
+
+class Event(NamedTuple):
+    """A card that went down in a turn: played from the hand or drawn from the stock.
+
+    The round keeps these as plain tuples (building a named tuple costs more than the
+    rest of a move); views such as observations wrap them.
+    """
+
+    seat: int
+    source: str  # PLAYED or DRAWN
+    card: int
+    captured: CardSet  # the cards taken with it; 0 when it stayed on the field
+
+
+@dataclass(frozen=True, slots=True)
+class MatchView:
+    """The match around a round, as both players see it."""
+
+    round_number: int  # 1-based
+    rounds: int  # rounds in the match
+    totals: tuple[int, int]
+    target_score: int  # 0: none
+
+    @property
+    def rounds_left(self) -> int:
+        """Rounds after this one."""
+        return self.rounds - self.round_number
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """Everything one seat may know, and nothing it may not.
+
+    Never the opponent's hand (only its size) nor the stock order (only its size).
+    ``decided`` holds each player's yaku at their last koi-koi (None before any): it
+    decides when the stop-or-koi-koi choice reopens.
+    """
+
+    seat: int
+    rules: RuleSet
+    phase: Phase
+    turn: int
+    dealer: int
+    month: int
+    hand: CardSet
+    opponent_hand_size: int
+    field: CardSet
+    captured: tuple[CardSet, CardSet]
+    stock_size: int
+    pending_card: int | None
+    legal_actions: tuple[Action, ...]
+    calls: tuple[int, int]
+    yaku: tuple[dict[str, int], dict[str, int]]
+    decided: tuple[dict[str, int] | None, dict[str, int] | None]
+    history: tuple[Event, ...]
+    result: RoundResult | None
+    match: MatchView | None = None
+
+    @property
+    def unseen(self) -> CardSet:
+        """The cards this seat cannot see: the opponent's hand and the stock."""
+        seen = self.hand | self.field | self.captured[0] | self.captured[1]
+        if self.pending_card is not None:
+            seen |= 1 << self.pending_card
+        return ALL_CARDS & ~seen
+
+    @property
+    def to_move(self) -> bool:
+        return bool(self.legal_actions)
+
+
+def _field_redeals(field: CardSet, rules: RuleSet) -> bool:
+    if not (rules.redeal_four_of_month or rules.redeal_four_pairs):
+        return False
+    counts = [(field & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
+    return (rules.redeal_four_of_month and 4 in counts) or (
+        rules.redeal_four_pairs and counts.count(2) >= 4
+    )
+
+
+class Round:
+    """One deal between seats 0 and 1; ``dealer`` plays first.
+
+    Build one with :meth:`deal` (shuffled from a seed), :meth:`from_deal` (given
+    cards) or :meth:`from_observation` (a seat's view plus a guess of the hidden cards).
+    """
+
+    __slots__ = (
+        "_baseline",
+        "_dealt",
+        "_pending",
+        "_pending_yaku",
+        "_scorer",
+        "_stock_pos",
+        "_turn_start",
+        "calls",
+        "captured",
+        "dealer",
+        "field",
+        "hand_yaku",
+        "hands",
+        "history",
+        "month",
+        "phase",
+        "result",
+        "rules",
+        "stock",
+        "turn",
+    )
+
+    rules: RuleSet
+    month: int
+    dealer: int
+    hands: list[CardSet]
+    field: CardSet
+    stock: tuple[int, ...]
+    captured: list[CardSet]
+    calls: list[int]
+    turn: int
+    phase: Phase
+    history: list[tuple[int, str, int, CardSet]]
+    hand_yaku: tuple[dict[str, int], dict[str, int]]
+    result: RoundResult | None
+    _scorer: Scorer
+    _stock_pos: int
+    _turn_start: CardSet
+    _pending: int
+    _pending_yaku: dict[str, int] | None
+    _baseline: list[dict[str, int] | None]
+    _dealt: tuple[CardSet, CardSet, CardSet]
+
+    # -- building ----------------------------------------------------------------------
+
+    @classmethod
+    def deal(
+        cls,
+        rules: RuleSet,
+        seed: int | random.Random,
+        dealer: int,
+        month: int = 0,
+    ) -> Round:
+        """Shuffle and deal, redealing while the rules call for it.
+
+        ``seed`` is an int or a ``random.Random`` that a match shares across rounds.
+        ``month`` is the round's month (1-12) for ``tsukifuda``; 0 is unknown.
+        """
+        rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        for _ in range(MAX_REDEALS):
+            deck = shuffled_deck(rng)
+            hands, field, stock = _deal_from(deck, rules, dealer)
+            if _field_redeals(field, rules):
+                continue
+            holders = [hand_yaku(hand, rules) for hand in hands]
+            if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
+                continue
+            return cls._start(rules, dealer, hands, field, stock, month, holders)
+        raise RulesError([f"these rules redeal {MAX_REDEALS} times in a row; they cannot deal"])
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: RuleSet,
+        dealer: int,
+        hands: Sequence[Sequence[str]],
+        field: Sequence[str],
+        stock: Sequence[str],
+        month: int = 0,
+    ) -> Round:
+        """A round from given cards (slugs; the stock top card first). The deal must stand."""
+        if dealer not in (0, 1):
+            raise DealError(f"dealer must be 0 or 1, not {dealer!r}")
+        if len(hands) != 2:
+            raise DealError(f"a deal has two hands, not {len(hands)}")
+        try:
+            hand_sets = [cards_from_slugs(hand) for hand in hands]
+            field_set = cards_from_slugs(field)
+            stock_ids = tuple(card_from_slug(slug) for slug in stock)
+        except UnknownCardError as error:
+            raise DealError(str(error)) from None
+        for seat, hand in enumerate(hand_sets):
+            if hand.bit_count() != rules.hand_size:
+                raise DealError(
+                    f"hand {seat} has {hand.bit_count()} cards; the rules deal {rules.hand_size}"
+                )
+        if field_set.bit_count() != rules.field_size:
+            raise DealError(
+                f"the field has {field_set.bit_count()} cards; the rules deal {rules.field_size}"
+            )
+        seen = 0
+        for part in (hand_sets[0], hand_sets[1], field_set, *(1 << c for c in stock_ids)):
+            if seen & part:
+                raise DealError(f"card(s) {', '.join(slugs(seen & part))} dealt twice")
+            seen |= part
+        if seen != ALL_CARDS:
+            raise DealError(f"card(s) missing from the deal: {', '.join(slugs(ALL_CARDS & ~seen))}")
+        if _field_redeals(field_set, rules):
+            raise DealError("the field meets a redeal condition of these rules; it would be redealt")
+        holders = [hand_yaku(hand, rules) for hand in hand_sets]
+        if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
+            raise DealError("both hands hold a hand yaku; under these rules that deal is redealt")
+        return cls._start(rules, dealer, hand_sets, field_set, stock_ids, month, holders)
+
+    @classmethod
+    def _start(
+        cls,
+        rules: RuleSet,
+        dealer: int,
+        hands: list[CardSet],
+        field: CardSet,
+        stock: tuple[int, ...],
+        month: int,
+        holders: list[dict[str, int]],
+    ) -> Round:
+        game = object.__new__(cls)
+        game.rules = rules
+        game._scorer = scorer_for(rules)
+        game.month = month
+        game.dealer = dealer
+        game.hands = hands
+        game.field = field
+        game.stock = stock
+        game._stock_pos = 0
+        game._turn_start = 0
+        game.captured = [0, 0]
+        game.calls = [0, 0]
+        game.turn = dealer
+        game.phase = Phase.PLAY
+        game.history = []
+        game.hand_yaku = ({}, {})
+        game.result = None
+        game._pending = -1
+        game._pending_yaku = None
+        game._baseline = [None, None]
+        game._dealt = (hands[0], hands[1], field)
+        both = holders[0] and holders[1]
+        if (holders[0] or holders[1]) and not (both and rules.both_hand_yaku is BothHandYaku.IGNORE):
+            game._finish_hand_yaku(holders)
+        return game
+
+    def copy(self) -> Round:
+        """An independent copy, cheap enough for search (the stock order is shared)."""
+        other = object.__new__(Round)
+        other.rules = self.rules
+        other._scorer = self._scorer
+        other.month = self.month
+        other.dealer = self.dealer
+        other.hands = self.hands.copy()
+        other.field = self.field
+        other.stock = self.stock
+        other._stock_pos = self._stock_pos
+        other._turn_start = self._turn_start
+        other.captured = self.captured.copy()
+        other.calls = self.calls.copy()
+        other.turn = self.turn
+        other.phase = self.phase
+        other.history = self.history.copy()
+        other.hand_yaku = self.hand_yaku
+        other.result = self.result
+        other._pending = self._pending
+        other._pending_yaku = self._pending_yaku
+        other._baseline = self._baseline.copy()
+        other._dealt = self._dealt
+        return other
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def stock_left(self) -> tuple[int, ...]:
+        """The stock still face down, top card first (hidden from both players)."""
+        return self.stock[self._stock_pos :]
+
+    @property
+    def pending_card(self) -> int | None:
+        """The played or drawn card waiting for a choice between two field cards."""
+        return self._pending if self.phase in (Phase.HAND_CHOICE, Phase.DRAW_CHOICE) else None
+
+    def yaku(self, seat: int) -> dict[str, int]:
+        """The yaku of a seat's captured cards (hand yaku not included)."""
+        return self._scorer.score(self.captured[seat], self.month)
+
+    def deal_json(self) -> dict[str, Any]:
+        """The cards as dealt, in the given-deal form of a record (RULES.md §7)."""
+        hand0, hand1, field = self._dealt
+        return {
+            "dealer": self.dealer,
+            "hands": [slugs(hand0), slugs(hand1)],
+            "field": slugs(field),
+            "stock": [SLUGS[card] for card in self.stock],
+        }
+
+    def observation(self, seat: int, match: MatchView | None = None) -> Observation:
+        """What ``seat`` may know now, and all it needs to decide (never hidden cards)."""
+        to_move = self.turn == seat and self.phase is not _OVER
+        return Observation(
+            seat=seat,
+            rules=self.rules,
+            phase=self.phase,
+            turn=self.turn,
+            dealer=self.dealer,
+            month=self.month,
+            hand=self.hands[seat],
+            opponent_hand_size=self.hands[1 - seat].bit_count(),
+            field=self.field,
+            captured=(self.captured[0], self.captured[1]),
+            stock_size=len(self.stock) - self._stock_pos,
+            pending_card=self.pending_card,
+            legal_actions=tuple(self.legal_actions()) if to_move else (),
+            calls=(self.calls[0], self.calls[1]),
+            yaku=(self.yaku(0), self.yaku(1)),
+            decided=(self._baseline[0], self._baseline[1]),
+            history=tuple(Event._make(event) for event in self.history),
+            result=self.result,
+            match=match,
+        )
+
+    @classmethod
+    def from_observation(
+        cls, observation: Observation, opponent_hand: CardSet, stock: Sequence[int]
+    ) -> Round:
+        """The round a seat sees, completed with a guess of the hidden cards.
+
+        ``opponent_hand`` and ``stock`` (top card first) must together be exactly the
+        cards the seat cannot see. Search uses this to play the guessed round out with
+        the same engine.
+        """
+        obs = observation
+        stock_set = sum(1 << card for card in stock)
+        if (
+            opponent_hand.bit_count() != obs.opponent_hand_size
+            or len(stock) != obs.stock_size
+            or stock_set.bit_count() != len(stock)
+            or opponent_hand & stock_set
+            or opponent_hand | stock_set != obs.unseen
+        ):
+            raise ValueError(
+                f"the guess must split the {obs.unseen.bit_count()} unseen cards into a hand"
+                f" of {obs.opponent_hand_size} and a stock of {obs.stock_size}"
+            )
+        game = object.__new__(cls)
+        game.rules = obs.rules
+        game._scorer = scorer_for(obs.rules)
+        game.month = obs.month
+        game.dealer = obs.dealer
+        hands = [0, 0]
+        hands[obs.seat] = obs.hand
+        hands[1 - obs.seat] = opponent_hand
+        game.hands = hands
+        game.field = obs.field
+        game.stock = tuple(stock)
+        game._stock_pos = 0
+        game.captured = list(obs.captured)
+        game.calls = list(obs.calls)
+        game.turn = obs.turn
+        game.phase = obs.phase
+        game.history = [tuple(event) for event in obs.history]  # type: ignore[misc]
+        game.hand_yaku = ({}, {})
+        game.result = obs.result
+        game._pending = -1 if obs.pending_card is None else obs.pending_card
+        game._pending_yaku = obs.yaku[obs.turn] if obs.phase is _DECISION else None
+        game._baseline = list(obs.decided)
+        turn_start = obs.captured[obs.turn]
+        if obs.phase is _DRAW_CHOICE and obs.history and obs.history[-1].captured:
+            last = obs.history[-1]  # this turn's hand step
+            turn_start &= ~(last.captured | 1 << last.card)
+        game._turn_start = turn_start
+        game._dealt = (hands[0], hands[1], obs.field)  # unknown: what is known now
+        return game
+
+    def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase is _PLAY:
+            hand = self.hands[self.turn]
+            if self.rules.forced_capture:
+                field = self.field
+                matching = [c for c in ids(hand) if field & MONTH_MASK_OF[c]]
+                if matching:
+                    return matching
+            return ids(hand)
+        if phase is _DECISION:
+            return [KOIKOI, STOP]
+        if phase is _OVER:
+            return []
+        return [CAPTURE_BASE + c for c in ids(self.field & MONTH_MASK_OF[self._pending])]
+
+    # -- moves -------------------------------------------------------------------------
+
+    def apply(self, action: Action) -> None:
+        """Apply a legal action; an illegal one raises and changes nothing."""
+        phase = self.phase
+        seat = self.turn
+        if phase is _PLAY:
+            hand = self.hands[seat]
+            if (
+                type(action) is not int
+                or not 0 <= action < CAPTURE_BASE
+                or not hand >> action & 1
+                or (self.rules.forced_capture and not self._may_play(hand, action))
+            ):
+                raise IllegalActionError(action, self.legal_actions())
+            self.hands[seat] = hand ^ (1 << action)
+            field = self.field
+            matches = field & MONTH_MASK_OF[action]
+            # Inlined _lay: this is the hottest line of every simulation.
+            if matches:
+                if matches.bit_count() == 2:
+                    self.phase = _HAND_CHOICE
+                    self._pending = action
+                    return
+                self.field = field ^ matches
+                self.captured[seat] |= matches | 1 << action
+            else:
+                self.field = field | 1 << action
+            self.history.append((seat, PLAYED, action, matches))
+            self._draw(seat)
+        elif phase is _HAND_CHOICE or phase is _DRAW_CHOICE:
+            chosen = action - CAPTURE_BASE if type(action) is int else -1
+            if not 0 <= chosen < CARD_COUNT or not (
+                (self.field & MONTH_MASK_OF[self._pending]) >> chosen & 1
+            ):
+                raise IllegalActionError(action, self.legal_actions())
+            if phase is _HAND_CHOICE:
+                self._lay(seat, self._pending, 1 << chosen, PLAYED)
+                self._draw(seat)
+            else:
+                self._lay(seat, self._pending, 1 << chosen, DRAWN)
+                self._end_turn(seat)
+        elif phase is _DECISION and action == KOIKOI and type(action) is int:
+            self.calls[seat] += 1
+            self._baseline[seat] = self._pending_yaku
+            self._pending_yaku = None
+            self._next_turn(seat)
+        elif phase is _DECISION and action == STOP and type(action) is int:
+            yaku = self._pending_yaku
+            assert yaku is not None
+            self._finish_stop(seat, yaku, STOPPED)
+        else:
+            raise IllegalActionError(action, self.legal_actions())
+
+    def _may_play(self, hand: CardSet, card: int) -> bool:
+        """``forced_capture``: a card that matches nothing only when no hand card matches."""
+        field = self.field
+        return bool(field & MONTH_MASK_OF[card]) or not any(
+            field & MONTH_MASK_OF[c] for c in ids(hand)
+        )
+
+    def _lay(self, seat: int, card: int, taken: CardSet, source: str) -> None:
+        """A card goes down: it captures ``taken``, or stays on the field when that is 0."""
+        if taken:
+            self.field ^= taken
+            self.captured[seat] |= taken | 1 << card
+        else:
+            self.field |= 1 << card
+        self.history.append((seat, source, card, taken))
+
+    def _draw(self, seat: int) -> None:
+        pos = self._stock_pos
+        if pos < len(self.stock):
+            card = self.stock[pos]
+            self._stock_pos = pos + 1
+            field = self.field
+            matches = field & MONTH_MASK_OF[card]
+            if matches:
+                if matches.bit_count() == 2:
+                    self.phase = _DRAW_CHOICE
+                    self._pending = card
+                    return
+                self.field = field ^ matches
+                self.captured[seat] |= matches | 1 << card
+            else:
+                self.field = field | 1 << card
+            self.history.append((seat, DRAWN, card, matches))
+        self._end_turn(seat)
+
+    def _end_turn(self, seat: int) -> None:
+        captured = self.captured[seat]
+        # Yaku only change with captures, and a yaku held at the start of the turn has
+        # already had its decision.
+        if captured == self._turn_start:
+            self._next_turn(seat)
+            return
+        yaku = self._scorer.score(captured, self.month)
+        if yaku and self._triggered(seat, yaku):
+            final = not self.hands[seat] or self._stock_pos == len(self.stock)
+            if final:
+                self._finish_stop(seat, yaku, FINAL_TURN)
+            elif not self._may_call(seat):
+                self._finish_stop(seat, yaku, NO_CALL_ALLOWED)
+            else:
+                self.phase = _DECISION
+                self._pending_yaku = yaku
+            return
+        self._next_turn(seat)
+
+    def _triggered(self, seat: int, yaku: dict[str, int]) -> bool:
+        baseline = self._baseline[seat]
+        if baseline is None:
+            return True
+        if self.rules.decision is Decision.NEW_YAKU:
+            return not yaku.keys() <= baseline.keys()
+        return sum(yaku.values()) > sum(baseline.values())
+
+    def _may_call(self, seat: int) -> bool:
+        rules = self.rules
+        if rules.max_koikoi and self.calls[seat] >= rules.max_koikoi:
+            return False
+        return rules.koikoi_after_opponent or not self.calls[1 - seat]
+
+    def _next_turn(self, seat: int) -> None:
+        if (not self.hands[0] and not self.hands[1]) or self._stock_pos == len(self.stock):
+            self._finish_exhausted()
+        else:
+            self.turn = 1 - seat
+            self.phase = _PLAY
+            self._turn_start = self.captured[1 - seat]
+
+    # -- endings -----------------------------------------------------------------------
+
+    def _end(
+        self,
+        winner: int | None,
+        points: tuple[int, int],
+        reason: str,
+        held: tuple[dict[str, int], dict[str, int]] | None = None,
+    ) -> None:
+        self.phase = _OVER
+        self._pending_yaku = None
+        if held is None:
+            held = (self.yaku(0) | self.hand_yaku[0], self.yaku(1) | self.hand_yaku[1])
+        self.result = RoundResult(winner, points, held, (self.calls[0], self.calls[1]), reason)
+
+    def _finish_stop(self, seat: int, yaku: dict[str, int], reason: str) -> None:
+        score = self._scorer.final(sum(yaku.values()), self.calls[seat], self.calls[1 - seat])
+        # A stop takes the round: the opponent's yaku (after a koi-koi) are forfeit.
+        if seat == 0:
+            self._end(0, (score, 0), reason, (yaku, {}))
+        else:
+            self._end(1, (0, score), reason, ({}, yaku))
+
+    def _finish_exhausted(self) -> None:
+        rules = self.rules
+        if rules.exhausted is Exhausted.DEALER:
+            points = rules.exhausted_points
+            self._end(self.dealer, (points, 0) if self.dealer == 0 else (0, points), EXHAUSTED)
+        else:
+            self._end(None, (0, 0), EXHAUSTED)
+
+    def _finish_hand_yaku(self, holders: list[dict[str, int]]) -> None:
+        self.hand_yaku = (holders[0], holders[1])
+        totals = (sum(holders[0].values()), sum(holders[1].values()))
+        if holders[0] and holders[1]:
+            if self.rules.both_hand_yaku is BothHandYaku.BOTH:
+                self._end(None, totals, HAND_YAKU)
+                return
+            winner = self.dealer  # BothHandYaku.DEALER: the dealer scores theirs
+        else:
+            winner = 0 if holders[0] else 1
+        self._end(winner, (totals[0], 0) if winner == 0 else (0, totals[1]), HAND_YAKU)
+
+
+_DECK_ORDERS = math.factorial(CARD_COUNT)
+_RADICES = tuple(range(CARD_COUNT, 0, -1))
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """A uniformly random order of the 48 cards.
+
+    One draw below 48! read as a mixed-radix number picks each next card: about a third
+    cheaper than ``random.shuffle``, and the same order for a seed on every platform.
+    """
+    code = rng.randrange(_DECK_ORDERS)
+    remaining = list(range(CARD_COUNT))
+    deck = []
+    for radix in _RADICES:
+        code, index = divmod(code, radix)
+        deck.append(remaining.pop(index))
+    return deck
+
+
+@lru_cache(maxsize=64)
+def _deal_plan(hand_size: int, field_size: int, step: int) -> tuple[_Picker, _Picker, _Picker]:
+    """Pickers of the deck positions that go to the non-dealer, the field and the dealer.
+
+    Cards go in turn to the non-dealer, the field and the dealer, one at a time or
+    ``step`` at a time; a destination that is full is skipped.
+    """
+    plan: tuple[list[int], list[int], list[int]] = ([], [], [])
+    sizes = (hand_size, field_size, hand_size)
+    pos = 0
+    while pos < 2 * hand_size + field_size:
+        for target, positions in enumerate(plan):
+            take = min(step, sizes[target] - len(positions))
+            positions.extend(range(pos, pos + take))
+            pos += take
+    return _picker(plan[0]), _picker(plan[1]), _picker(plan[2])
+
+
+_Picker = Callable[[Sequence[int]], Sequence[int]]
+_BITS = tuple(1 << card for card in range(CARD_COUNT))
+
+
+def _picker(positions: list[int]) -> _Picker:
+    """The cards at these deck positions, always as a sequence (itemgetter alone is not)."""
+    if len(positions) == 1:
+        (only,) = positions
+        return lambda deck: (deck[only],)
+    if not positions:
+        return lambda deck: ()
+    return itemgetter(*positions)
+
+
+def _deal_from(
+    deck: Sequence[int], rules: RuleSet, dealer: int
+) -> tuple[list[CardSet], CardSet, tuple[int, ...]]:
+    """Hands, field and stock (top card first) from a shuffled deck."""
+    others, fields, dealers = _deal_plan(
+        rules.hand_size, rules.field_size, 2 if rules.deal_in_pairs else 1
+    )
+    hands = [0, 0]
+    hands[1 - dealer] = sum(map(_BITS.__getitem__, others(deck)))
+    hands[dealer] = sum(map(_BITS.__getitem__, dealers(deck)))
+    field = sum(map(_BITS.__getitem__, fields(deck)))
+    return hands, field, tuple(deck[2 * rules.hand_size + rules.field_size :])
