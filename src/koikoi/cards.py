@@ -106,6 +106,9 @@ CARDS: tuple[Card, ...] = tuple(
 SLUGS: tuple[str, ...] = tuple(card.slug for card in CARDS)
 _ID_BY_SLUG = {slug: card_id for card_id, slug in enumerate(SLUGS)}
 
+CARD_VALUES: tuple[int, ...] = tuple(card.kind.value_points for card in CARDS)
+"""``CARD_VALUES[card_id]``: the traditional value of the card (20, 10, 5 or 1)."""
+
 MONTH_OF: tuple[int, ...] = tuple(card.month for card in CARDS)
 """``MONTH_OF[card_id]``: the card's month, 1 to 12."""
 

@@ -78,15 +78,20 @@ class Match:
         stock: Sequence[str],
     ) -> Match:
         """A single given deal (slugs, stock top first); the round month is unknown."""
+        return cls.single(Round.from_deal(rules, dealer, hands, field, stock))
+
+    @classmethod
+    def single(cls, round: Round) -> Match:
+        """A match of one round that has just been dealt (recorded as a given deal)."""
         game = object.__new__(cls)
-        game.rules = rules
+        game.rules = round.rules
         game.seed = None
         game._rng = random.Random(0)
         game.results = []
         game.totals = [0, 0]
         game.actions = []
-        game.round = Round.from_deal(rules, dealer, hands, field, stock)
-        game.deal = game.round.deal_json()
+        game.round = round
+        game.deal = round.deal_json()
         game._book_if_over()
         return game
 

@@ -87,7 +87,7 @@ class Scorer:
 
     __slots__ = (
         "rules", "_goko", "_shiko", "_ame_shiko", "_sanko", "_animals", "_inoshikacho",
-        "_inoshikacho_extra", "_tane", "_tane_min", "_tane_extra", "_tan", "_tan_min",
+        "_inoshikacho_extra", "_animal_floor", "_tane", "_tane_min", "_tane_extra", "_tan", "_tan_min",
         "_tan_extra", "_plains", "_kasu", "_kasu_min", "_kasu_extra", "_akatan", "_aotan",
         "_ribbon_extra", "_akatan_aotan", "_replaces", "_kusatan", "_tsukimi", "_hanami",
         "_viewing", "_viewing_needs_other", "_viewing_cancel", "_tsukifuda",
@@ -103,6 +103,8 @@ class Scorer:
         self._plains = plains | SAKE_CUP if rules.sake_cup is not SakeCup.ANIMAL else plains
         self._inoshikacho, self._inoshikacho_extra = rules.inoshikacho, rules.inoshikacho_extra
         self._tane, self._tane_min, self._tane_extra = rules.tane, rules.tane_min, rules.tane_extra
+        # Fewer animals than this can score no animal yaku: most piles stop here.
+        self._animal_floor = min(3, rules.tane_min) if rules.tane else 3
         self._tan, self._tan_min, self._tan_extra = rules.tan, rules.tan_min, rules.tan_extra
         self._kasu, self._kasu_min, self._kasu_extra = rules.kasu, rules.kasu_min, rules.kasu_extra
         self._akatan, self._aotan = rules.akatan, rules.aotan
@@ -143,30 +145,38 @@ class Scorer:
                 yaku[SANKO] = self._sanko
 
         animals = (cards & self._animals).bit_count()
-        inoshikacho = self._inoshikacho and cards & INOSHIKACHO == INOSHIKACHO
-        if inoshikacho:
-            extra = animals - 3 if self._inoshikacho_extra else 0
-            yaku[INOSHIKACHO_KEY] = self._inoshikacho + extra
-        if self._tane and animals >= self._tane_min and not (inoshikacho and self._best_animals):
-            yaku[TANE] = self._tane + self._tane_extra * (animals - self._tane_min)
+        if animals >= self._animal_floor:
+            inoshikacho = self._inoshikacho and cards & INOSHIKACHO == INOSHIKACHO
+            if inoshikacho:
+                extra = animals - 3 if self._inoshikacho_extra else 0
+                yaku[INOSHIKACHO_KEY] = self._inoshikacho + extra
+            if (
+                self._tane
+                and animals >= self._tane_min
+                and not (inoshikacho and self._best_animals)
+            ):
+                yaku[TANE] = self._tane + self._tane_extra * (animals - self._tane_min)
 
         ribbons = (cards & RIBBONS).bit_count()
-        ribbon_sets = len(yaku)
-        extra = ribbons - 3 if self._ribbon_extra else 0
-        poetry = cards & POETRY_RIBBONS == POETRY_RIBBONS
-        blue = cards & BLUE_RIBBONS == BLUE_RIBBONS
-        if self._akatan_aotan and self._replaces and poetry and blue:
-            yaku[AKATAN_AOTAN] = self._akatan_aotan + (ribbons - 6 if self._ribbon_extra else 0)
-        else:
-            if self._akatan and poetry:
-                yaku[AKATAN] = self._akatan + extra
-            if self._aotan and blue:
-                yaku[AOTAN] = self._aotan + extra
-            if self._akatan_aotan and poetry and blue:
-                yaku[AKATAN_AOTAN] = self._akatan_aotan
-        if self._kusatan and cards & GRASS_RIBBONS == GRASS_RIBBONS:
-            yaku[KUSATAN] = self._kusatan + extra
-        ribbon_sets = len(yaku) - ribbon_sets
+        ribbon_sets = 0
+        if ribbons >= 3:  # every ribbon set has three
+            ribbon_sets = len(yaku)
+            extra = ribbons - 3 if self._ribbon_extra else 0
+            poetry = cards & POETRY_RIBBONS == POETRY_RIBBONS
+            blue = cards & BLUE_RIBBONS == BLUE_RIBBONS
+            if self._akatan_aotan and self._replaces and poetry and blue:
+                six_extra = ribbons - 6 if self._ribbon_extra else 0
+                yaku[AKATAN_AOTAN] = self._akatan_aotan + six_extra
+            else:
+                if self._akatan and poetry:
+                    yaku[AKATAN] = self._akatan + extra
+                if self._aotan and blue:
+                    yaku[AOTAN] = self._aotan + extra
+                if self._akatan_aotan and poetry and blue:
+                    yaku[AKATAN_AOTAN] = self._akatan_aotan
+            if self._kusatan and cards & GRASS_RIBBONS == GRASS_RIBBONS:
+                yaku[KUSATAN] = self._kusatan + extra
+            ribbon_sets = len(yaku) - ribbon_sets
 
         if self._tsukifuda:
             if self._tsukifuda_any:
@@ -238,6 +248,8 @@ def hand_yaku(hand: CardSet, rules: RuleSet) -> dict[str, int]:
     >>> hand_yaku(MONTH_MASKS[1] | MONTH_MASKS[2], PRESETS["traditional"])
     {'teshi': 6}
     """
+    if not (rules.teshi or rules.kuttsuki):
+        return {}
     counts = [(hand & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
     if rules.teshi and 4 in counts:
         return {TESHI: rules.teshi}

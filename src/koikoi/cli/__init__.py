@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from koikoi import __version__
+from koikoi.cli.games import replay_command, simulate_command
 from koikoi.cli.rules import rules_command
 from koikoi.cli.score import score_command
 
@@ -17,6 +18,8 @@ def cli() -> None:
 
 cli.add_command(score_command)
 cli.add_command(rules_command)
+cli.add_command(replay_command)
+cli.add_command(simulate_command)
 
 
 def main() -> None:

@@ -1,0 +1,50 @@
+"""Players: anything that picks an action from what its seat may see.
+
+A player gets only an :class:`~koikoi.round.Observation`, never the round itself,
+so it cannot reach the opponent's hand or the stock order. Players are built by name
+with a seed, so a seed makes a game repeatable.
+
+>>> player = make_player("greedy", seed=1)
+>>> player.name
+'greedy'
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from typing import Protocol
+
+from koikoi.players.baseline import GreedyPlayer, RandomPlayer
+from koikoi.round import Action, Observation
+
+
+class Player(Protocol):
+    name: str
+
+    def choose(self, observation: Observation) -> Action:
+        """One of ``observation.legal_actions``."""
+        ...
+
+
+PLAYERS: dict[str, Callable[[int], Player]] = {
+    "random": RandomPlayer,
+    "greedy": GreedyPlayer,
+}
+"""Player factories by name; each takes a seed."""
+
+
+class UnknownPlayerError(ValueError):
+    pass
+
+
+def make_player(name: str, seed: int) -> Player:
+    try:
+        factory = PLAYERS[name]
+    except KeyError:
+        message = f"unknown player {name!r}; players: {', '.join(PLAYERS)}"
+        close = difflib.get_close_matches(name, PLAYERS, n=1)
+        raise UnknownPlayerError(
+            message + (f" (did you mean {close[0]!r}?)" if close else "")
+        ) from None
+    return factory(seed)

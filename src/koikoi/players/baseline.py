@@ -1,0 +1,59 @@
+"""Baseline players for tests and benchmarks: uniformly random, and one-ply greedy."""
+
+from __future__ import annotations
+
+import random
+
+from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, ids
+from koikoi.round import CAPTURE_BASE, STOP, Action, Observation, Phase
+from koikoi.yaku import scorer_for
+
+
+class RandomPlayer:
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, observation: Observation) -> Action:
+        return self._rng.choice(observation.legal_actions)
+
+
+class GreedyPlayer:
+    """Looks one step ahead: the play or capture that adds the most, and always stops.
+
+    A move is worth the yaku points it adds (counted first) and then the card values
+    it captures; a card that captures nothing costs its own value, as it is offered to
+    the opponent. Ties go to the lowest action, so the player is deterministic.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int) -> None:
+        del seed  # deterministic; the seed keeps the factory signature common
+
+    def choose(self, observation: Observation) -> Action:
+        obs = observation
+        if obs.phase is Phase.DECISION:
+            return STOP
+        return max(obs.legal_actions, key=lambda action: _gain(obs, action))
+
+
+def _gain(obs: Observation, action: Action) -> tuple[int, int]:
+    if action >= CAPTURE_BASE:
+        assert obs.pending_card is not None
+        taken = (1 << (action - CAPTURE_BASE)) | (1 << obs.pending_card)
+    else:
+        matches = obs.field & MONTH_MASK_OF[action]
+        if not matches:
+            return 0, -CARD_VALUES[action]
+        if matches.bit_count() == 2:  # the better of the two will be chosen
+            best = max(ids(matches), key=CARD_VALUES.__getitem__)
+            matches = 1 << best
+        taken = matches | (1 << action)
+    scorer = scorer_for(obs.rules)
+    own = obs.captured[obs.seat]
+    gained = scorer.total(own | taken, obs.month) - scorer.total(own, obs.month)
+    return gained, sum(CARD_VALUES[card] for card in ids(taken))

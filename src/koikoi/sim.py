@@ -1,0 +1,72 @@
+"""Playing games between players: the loop that simulations and tournaments share."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from koikoi.match import Match
+from koikoi.players import Player, make_player
+from koikoi.round import Round
+from koikoi.rules import RuleSet
+
+
+def play_out(match: Match, players: Sequence[Player]) -> Match:
+    """Let the players move, each from its own seat's observation, until the match ends."""
+    while not match.is_over:
+        seat = match.turn
+        match.apply(players[seat].choose(match.observation(seat)))
+    return match
+
+
+def game_seeds(seed: int, count: int) -> list[int]:
+    """Independent seeds for ``count`` games, all from one seed."""
+    rng = random.Random(seed)
+    return [rng.getrandbits(48) for _ in range(count)]
+
+
+def simulate(
+    rules: RuleSet,
+    player_names: Sequence[str],
+    *,
+    seed: int,
+    matches: int = 0,
+    rounds: int = 0,
+) -> Iterator[Match]:
+    """Play ``matches`` whole matches, or ``rounds`` single deals, and yield each.
+
+    Single deals alternate the dealer and are played as given deals (month unknown),
+    so each one's record stands alone.
+    """
+    for index, game_seed in enumerate(game_seeds(seed, matches or rounds)):
+        players = [make_player(name, game_seed + seat) for seat, name in enumerate(player_names)]
+        if matches:
+            match = Match(rules, game_seed)
+        else:
+            match = Match.single(Round.deal(rules, game_seed, dealer=index % 2))
+        yield play_out(match, players)
+
+
+@dataclass
+class Tally:
+    """Running results of a simulation, seen from each seat."""
+
+    games: int = 0
+    rounds: int = 0
+    wins: list[int] = field(default_factory=lambda: [0, 0])
+    draws: int = 0
+    points: list[int] = field(default_factory=lambda: [0, 0])
+
+    def add(self, match: Match) -> None:
+        self.games += 1
+        self.rounds += len(match.results)
+        if match.winner is None:
+            self.draws += 1
+        else:
+            self.wins[match.winner] += 1
+        for seat in (0, 1):
+            self.points[seat] += match.totals[seat]
+
+    def points_per_round(self, seat: int) -> float:
+        return self.points[seat] / self.rounds if self.rounds else 0.0
