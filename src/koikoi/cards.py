@@ -112,9 +112,7 @@ CARD_VALUES: tuple[int, ...] = tuple(card.kind.value_points for card in CARDS)
 MONTH_OF: tuple[int, ...] = tuple(card.month for card in CARDS)
 """``MONTH_OF[card_id]``: the card's month, 1 to 12."""
 
-MONTH_MASKS: tuple[CardSet, ...] = (0,) + tuple(
-    0b1111 << ((month - 1) * 4) for month in range(1, MONTH_COUNT + 1)
-)
+MONTH_MASKS: tuple[CardSet, ...] = (0, *(0b1111 << (m - 1) * 4 for m in range(1, MONTH_COUNT + 1)))
 """``MONTH_MASKS[m]``: the four cards of month ``m`` (index 0 is the empty set)."""
 
 MONTH_MASK_OF: tuple[CardSet, ...] = tuple(MONTH_MASKS[m] for m in MONTH_OF)

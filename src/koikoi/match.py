@@ -18,8 +18,8 @@ import random
 from collections.abc import Sequence
 
 from koikoi.cards import MONTH_OF
-from koikoi.rules import DrawDealer, FirstDealer, NextDealer, RuleSet
 from koikoi.round import Action, MatchView, Observation, Round, RoundResult, shuffled_deck
+from koikoi.rules import DrawDealer, FirstDealer, NextDealer, RuleSet
 
 
 def month_of_round(round_number: int) -> int:

@@ -19,7 +19,7 @@ from typing import Any
 
 from koikoi.match import Match
 from koikoi.round import Action, DealError, IllegalActionError, action_from_json, action_to_json
-from koikoi.rules import RuleSet, RulesError
+from koikoi.rules import RulesError, RuleSet
 
 RECORD_VERSION = 1
 _DEAL_KEYS = ("dealer", "hands", "field", "stock")
@@ -147,9 +147,8 @@ def replay(record: Record) -> Match:
     if record.result is not None:
         output = replay_output(match)
         if output != record.result:
-            raise RecordError(
-                f"the stored result {_short(record.result)} differs from the replay's {_short(output)}"
-            )
+            stored, replayed = _short(record.result), _short(output)
+            raise RecordError(f"the stored result {stored} differs from the replay's {replayed}")
     return match
 
 

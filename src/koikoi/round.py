@@ -45,7 +45,7 @@ from koikoi.cards import (
     ids,
     slugs,
 )
-from koikoi.rules import BothHandYaku, Decision, Exhausted, RuleSet, RulesError
+from koikoi.rules import BothHandYaku, Decision, Exhausted, RulesError, RuleSet
 from koikoi.yaku import Scorer, hand_yaku, scorer_for
 
 Action = int
@@ -126,7 +126,11 @@ class IllegalActionError(ValueError):
     def __init__(self, action: object, legal: Sequence[Action]) -> None:
         self.action = action
         self.legal = tuple(legal)
-        shown = action_name(action) if isinstance(action, int) and 0 <= action < ACTION_COUNT else repr(action)
+        shown = (
+            action_name(action)
+            if isinstance(action, int) and 0 <= action < ACTION_COUNT
+            else repr(action)
+        )
         allowed = ", ".join(action_name(a) for a in legal) or "none (the round is over)"
         super().__init__(f"illegal action {shown}; legal now: {allowed}")
 
@@ -358,7 +362,9 @@ class Round:
         if seen != ALL_CARDS:
             raise DealError(f"card(s) missing from the deal: {', '.join(slugs(ALL_CARDS & ~seen))}")
         if _field_redeals(field_set, rules):
-            raise DealError("the field meets a redeal condition of these rules; it would be redealt")
+            raise DealError(
+                "the field meets a redeal condition of these rules; it would be redealt"
+            )
         holders = [hand_yaku(hand, rules) for hand in hand_sets]
         if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
             raise DealError("both hands hold a hand yaku; under these rules that deal is redealt")
@@ -397,7 +403,9 @@ class Round:
         game._baseline = [None, None]
         game._dealt = (hands[0], hands[1], field)
         both = holders[0] and holders[1]
-        if (holders[0] or holders[1]) and not (both and rules.both_hand_yaku is BothHandYaku.IGNORE):
+        if (holders[0] or holders[1]) and not (
+            both and rules.both_hand_yaku is BothHandYaku.IGNORE
+        ):
             game._finish_hand_yaku(holders)
         return game
 

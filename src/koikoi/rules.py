@@ -177,9 +177,7 @@ class RuleSet:
     kusatan: int = _rule(0, POINTS, "the three plain red ribbons of wisteria, iris, clover")
     tsukimi: int = _rule(5, POINTS, "moon and sake cup")
     hanami: int = _rule(5, POINTS, "cherry curtain and sake cup")
-    viewing: Viewing = _rule(
-        Viewing.ALWAYS, CHOICE, "when the viewing yaku count", Viewing
-    )
+    viewing: Viewing = _rule(Viewing.ALWAYS, CHOICE, "when the viewing yaku count", Viewing)
     viewing_cancelled_by: tuple[ViewingCanceller, ...] = _rule(
         (), CHOICES, "captured cards that cancel the viewing yaku", ViewingCanceller
     )
@@ -187,12 +185,12 @@ class RuleSet:
     tsukifuda_month: TsukifudaMonth = _rule(
         TsukifudaMonth.ROUND, CHOICE, "which months tsukifuda counts", TsukifudaMonth
     )
-    sake_cup: SakeCup = _rule(
-        SakeCup.ANIMAL, CHOICE, "what the sake cup counts as", SakeCup
-    )
+    sake_cup: SakeCup = _rule(SakeCup.ANIMAL, CHOICE, "what the sake cup counts as", SakeCup)
     lightning_is_kasu: bool = _rule(True, BOOL, "the lightning card counts as a plain")
     best_per_category: BestPerCategory = _rule(
-        BestPerCategory.NONE, CHOICE, "drop tane/tan when a set of that kind scores",
+        BestPerCategory.NONE,
+        CHOICE,
+        "drop tane/tan when a set of that kind scores",
         BestPerCategory,
     )
     decision: Decision = _rule(

@@ -86,12 +86,40 @@ class Scorer:
     """The yaku scoring of one rule set, with its masks and points looked up once."""
 
     __slots__ = (
-        "rules", "_goko", "_shiko", "_ame_shiko", "_sanko", "_animals", "_inoshikacho",
-        "_inoshikacho_extra", "_animal_floor", "_tane", "_tane_min", "_tane_extra", "_tan", "_tan_min",
-        "_tan_extra", "_plains", "_kasu", "_kasu_min", "_kasu_extra", "_akatan", "_aotan",
-        "_ribbon_extra", "_akatan_aotan", "_replaces", "_kusatan", "_tsukimi", "_hanami",
-        "_viewing", "_viewing_needs_other", "_viewing_cancel", "_tsukifuda",
-        "_tsukifuda_any", "_best_animals", "_best_ribbons",
+        "_akatan",
+        "_akatan_aotan",
+        "_ame_shiko",
+        "_animal_floor",
+        "_animals",
+        "_aotan",
+        "_best_animals",
+        "_best_ribbons",
+        "_goko",
+        "_hanami",
+        "_inoshikacho",
+        "_inoshikacho_extra",
+        "_kasu",
+        "_kasu_extra",
+        "_kasu_min",
+        "_kusatan",
+        "_plains",
+        "_replaces",
+        "_ribbon_extra",
+        "_sanko",
+        "_shiko",
+        "_tan",
+        "_tan_extra",
+        "_tan_min",
+        "_tane",
+        "_tane_extra",
+        "_tane_min",
+        "_tsukifuda",
+        "_tsukifuda_any",
+        "_tsukimi",
+        "_viewing",
+        "_viewing_cancel",
+        "_viewing_needs_other",
+        "rules",
     )  # fmt: skip
 
     def __init__(self, rules: RuleSet) -> None:
@@ -256,7 +284,6 @@ def hand_yaku(hand: CardSet, rules: RuleSet) -> dict[str, int]:
     if rules.kuttsuki and counts.count(2) >= 4:
         return {KUTTSUKI: rules.kuttsuki}
     return {}
-
 
 
 @dataclass(frozen=True, slots=True)

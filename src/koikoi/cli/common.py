@@ -9,7 +9,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
-from koikoi.rules import PRESET_NAMES, RuleSet, RulesError, resolve_rules
+from koikoi.rules import PRESET_NAMES, RulesError, RuleSet, resolve_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
 

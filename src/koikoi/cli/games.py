@@ -121,7 +121,9 @@ def simulate_command(
         )  # fmt: skip
     console = Console()
     console.print(table)
-    games_played = f"{tally.games} matches ({tally.rounds} rounds)" if matches else f"{tally.rounds} rounds"
+    games_played = (
+        f"{tally.games} matches ({tally.rounds} rounds)" if matches else f"{tally.rounds} rounds"
+    )
     console.print(
         f"{games_played} in {elapsed:.2f} s; {tally.draws} drawn"
         + (f"; records in {out}" if out else "")

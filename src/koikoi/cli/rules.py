@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from koikoi.cli.common import fail, load_rules, rules_options
-from koikoi.rules import FIELDS, PRESETS, RuleSet, RulesError
+from koikoi.rules import FIELDS, PRESETS, RulesError, RuleSet
 
 
 @click.group("rules")
@@ -44,10 +44,14 @@ def show(rules_spec: str | None, assignments: tuple[str, ...], as_json: bool) ->
         return
     values = rules.to_mapping(full=True)
     base = PRESETS[values.pop("preset")].to_mapping(full=True)
-    table = Table("key", "value", "meaning", title=f"Rules (preset {base['preset']}; changes in bold)")
+    table = Table(
+        "key", "value", "meaning", title=f"Rules (preset {base['preset']}; changes in bold)"
+    )
     for key, value in values.items():
         shown = _shown(value)
-        table.add_row(key, f"[bold]{shown}[/bold]" if value != base[key] else shown, FIELDS[key].help)
+        table.add_row(
+            key, f"[bold]{shown}[/bold]" if value != base[key] else shown, FIELDS[key].help
+        )
     Console().print(table)
 
 

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from koikoi.cards import UnknownCardError, cards_from_slugs
 from koikoi.cli.common import fail, load_rules, rules_options
-from koikoi.rules import RuleSet, RulesError
+from koikoi.rules import RulesError, RuleSet
 from koikoi.yaku import PileScore, score_pile
 
 _BATCH_KEYS = frozenset({"cards", "rules", "month", "own_calls", "opponent_calls"})
