@@ -218,6 +218,19 @@ class RuleSet:
         if problems:
             raise RulesError(problems)
 
+    def __hash__(self) -> int:
+        # Rule sets key the caches of compiled scorers, looked up for every deal: hash
+        # the fifty fields once. (The cache is not pickled: string hashes differ
+        # between processes.)
+        cached: int | None = self.__dict__.get("_hash")
+        if cached is None:
+            cached = hash(tuple(getattr(self, key) for key in self.KEYS))
+            object.__setattr__(self, "_hash", cached)
+        return cached
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+
     # -- building ----------------------------------------------------------------------
 
     @classmethod
