@@ -517,9 +517,18 @@ def parse_assignments(assignments: Iterable[str]) -> dict[str, str]:
 def resolve_rules(spec: str | None = None, assignments: Iterable[str] = ()) -> RuleSet:
     """The rule set named on a command line: a preset name or a rules file, then ``--set``s.
 
+    ``--set preset=NAME`` chooses the base like ``--rules NAME``, and wins over it.
+
     >>> resolve_rules("ten-card", ["tane=2"]).tane
     2
+    >>> resolve_rules(None, ["preset=traditional", "goko=12"]).double_at
+    8
     """
+    overrides = parse_assignments(assignments)
+    if "preset" in overrides:
+        spec = overrides.pop("preset").strip()
+        if spec not in PRESETS:
+            raise RulesError([_bad_value_message("preset", spec, PRESET_NAMES)])
     if spec is None:
         rules = CLASSIC
     elif spec in PRESETS:
@@ -528,5 +537,4 @@ def resolve_rules(spec: str | None = None, assignments: Iterable[str] = ()) -> R
         rules = RuleSet.from_file(spec)
     else:
         raise RulesError([_bad_value_message("preset", spec, PRESET_NAMES) + ", or a rules file"])
-    overrides = parse_assignments(assignments)
     return rules.with_overrides(overrides, from_text=True) if overrides else rules

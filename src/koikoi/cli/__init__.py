@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import sys
+
 import click
 
 from koikoi import __version__
+from koikoi.cli.common import fail
 from koikoi.cli.games import replay_command, simulate_command
 from koikoi.cli.rules import rules_command
 from koikoi.cli.score import score_command
@@ -23,4 +26,10 @@ cli.add_command(simulate_command)
 
 
 def main() -> None:
-    cli()
+    """The console script: usage errors too exit with status 1, as JSON with ``--json``."""
+    try:
+        cli.main(standalone_mode=False)
+    except click.exceptions.Abort:
+        sys.exit(1)
+    except click.ClickException as error:
+        fail(error.format_message(), as_json="--json" in sys.argv[1:] or "--batch" in sys.argv[1:])

@@ -61,7 +61,7 @@ def score_line(text: str, default_rules: RuleSet) -> dict[str, Any]:
         return score_pile(
             cards_from_slugs(cards),
             rules,
-            month=_count(line, "month", 1, 12),
+            month=_count(line, "month", 0, 12),
             own_calls=_count(line, "own_calls", 0),
             opponent_calls=_count(line, "opponent_calls", 0),
         ).to_json()
@@ -90,7 +90,10 @@ def _print_table(result: PileScore, console: Console) -> None:
 
 @click.command("score")
 @rules_options
-@click.option("--month", type=int, help="The round's month (1-12), for tsukifuda.")
+@click.option(
+    "--month", type=int, default=0,
+    help="The round's month (1-12; 0 unknown), for tsukifuda_month = round.",
+)  # fmt: skip
 @click.option("--own-calls", type=click.IntRange(min=0), default=0, help="Koi-koi calls made.")
 @click.option(
     "--opponent-calls", type=click.IntRange(min=0), default=0, help="The opponent's calls."
@@ -101,7 +104,7 @@ def _print_table(result: PileScore, console: Console) -> None:
 def score_command(
     rules_spec: str | None,
     assignments: tuple[str, ...],
-    month: int | None,
+    month: int,
     own_calls: int,
     opponent_calls: int,
     as_json: bool,
@@ -110,20 +113,20 @@ def score_command(
 ) -> None:
     """Score captured CARDS (slugs such as pine-crane) under a rule set."""
     rules = load_rules(rules_spec, assignments, as_json=as_json or batch)
+    if not 0 <= month <= 12:
+        fail(f"--month must be from 1 to 12 (0: unknown), not {month!r}", as_json=as_json)
     if batch:
         if cards:
             fail("--batch reads cards from standard input; give no CARD arguments", as_json=True)
         for answer in score_lines(sys.stdin, rules):
             click.echo(answer)
         return
-    if month is not None and not 1 <= month <= 12:
-        fail(f"--month must be from 1 to 12, not {month!r}", as_json=as_json)
     try:
         pile = cards_from_slugs(cards)
     except UnknownCardError as error:
         fail(str(error), as_json=as_json)
     result = score_pile(
-        pile, rules, month=month or 0, own_calls=own_calls, opponent_calls=opponent_calls
+        pile, rules, month=month, own_calls=own_calls, opponent_calls=opponent_calls
     )
     if as_json:
         click.echo(json.dumps(result.to_json()))

@@ -1,0 +1,506 @@
+"""The ``koikoi score`` and ``koikoi rules`` commands: the contracts of RULES.md §7."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+from koikoi import __version__
+from koikoi.cli import cli
+from koikoi.rules import PRESETS, RuleSet
+
+FIVE_BRIGHTS = [
+    "pine-crane",
+    "cherry-curtain",
+    "susuki-moon",
+    "willow-rainman",
+    "paulownia-phoenix",
+]
+FOUR_NO_RAIN = ["pine-crane", "cherry-curtain", "susuki-moon", "paulownia-phoenix"]
+THREE_NO_RAIN = ["pine-crane", "cherry-curtain", "susuki-moon"]
+PINE = ["pine-crane", "pine-poetry", "pine-plain-1", "pine-plain-2"]
+
+# shared/examples/score-batch.in.jsonl and .out.jsonl, copied in so the suite stands alone.
+EXAMPLE_IN = [
+    '{"cards": ["pine-crane", "cherry-curtain", "susuki-moon"]}',
+    '{"cards": ["pine-crane", "cherry-curtain", "susuki-moon", "willow-rainman"], '
+    '"rules": {"preset": "single-deal"}}',
+    '{"cards": ["susuki-moon", "chrysanthemum-sake"], '
+    '"rules": {"preset": "classic", "viewing_cancelled_by": ["rainman"]}}',
+    '{"cards": ["pine-poetry", "plum-poetry", "cherry-poetry", "wisteria-ribbon", "iris-ribbon"], '
+    '"rules": {"preset": "traditional"}, "opponent_calls": 1}',
+    '{"cards": ["clover-boar", "maple-deer", "peony-butterflies", "plum-warbler", "iris-bridge"], '
+    '"rules": {"preset": "ten-card"}, "own_calls": 1, "opponent_calls": 1}',
+]
+EXAMPLE_OUT = [
+    {"yaku": {"sanko": 5}, "total": 5, "final": 5},
+    {"yaku": {"ame-shiko": 8}, "total": 8, "final": 8},
+    {"yaku": {"tsukimi": 5}, "total": 5, "final": 5},
+    {"yaku": {"akatan": 7, "tan": 1}, "total": 8, "final": 32},
+    {"yaku": {"inoshikacho": 5, "tane": 5}, "total": 10, "final": 40},
+]
+SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+
+
+def invoke(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(cli, list(args), input=input)
+
+
+def json_out(result: Result) -> Any:
+    return json.loads(result.stdout)
+
+
+def batch(lines: list[str], *args: str) -> tuple[Result, list[Any]]:
+    result = invoke("score", "--batch", *args, input="".join(line + "\n" for line in lines))
+    return result, [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def koikoi_executable() -> Path:
+    """The installed console script, next to the interpreter running the tests."""
+    return Path(sys.executable).parent / "koikoi"
+
+
+# -- koikoi score, one pile ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("preset", "expected"),
+    [
+        ("single-deal", {"yaku": {"goko": 15}, "total": 15, "final": 15}),
+        ("classic", {"yaku": {"goko": 10}, "total": 10, "final": 10}),
+        ("ten-card", {"yaku": {"goko": 10}, "total": 10, "final": 10}),
+        ("traditional", {"yaku": {"goko": 10}, "total": 10, "final": 20}),
+    ],
+)
+def test_score_five_brights(preset: str, expected: dict[str, Any]) -> None:
+    result = invoke("score", "--rules", preset, "--json", *FIVE_BRIGHTS)
+    assert result.exit_code == 0, result.output
+    assert json_out(result) == expected
+    assert len(result.stdout.strip().splitlines()) == 1
+
+
+def test_score_defaults_to_classic() -> None:
+    result = invoke("score", "--json", *FOUR_NO_RAIN)
+    assert json_out(result) == {"yaku": {"shiko": 8}, "total": 8, "final": 8}
+
+
+def test_score_with_nothing_captured() -> None:
+    result = invoke("score", "--json")
+    assert result.exit_code == 0
+    assert json_out(result) == {"yaku": {}, "total": 0, "final": 0}
+
+
+def test_score_set_overrides() -> None:
+    result = invoke("score", "--rules", "single-deal", "--set", "goko=20", "--json", *FIVE_BRIGHTS)
+    assert json_out(result)["yaku"] == {"goko": 20}
+    result = invoke(
+        "score",
+        "--set",
+        "goko=0",
+        "--set",
+        "shiko=0",
+        "--json",
+        *FIVE_BRIGHTS,
+        "chrysanthemum-sake",
+    )
+    assert json_out(result)["yaku"] == {"ame-shiko": 7, "tsukimi": 5, "hanami": 5}
+    result = invoke(
+        "score",
+        "--set",
+        "viewing_cancelled_by=rainman,paulownia",
+        "--json",
+        "susuki-moon",
+        "chrysanthemum-sake",
+        "paulownia-plain-1",
+    )
+    assert json_out(result)["yaku"] == {}
+
+
+def test_score_month() -> None:
+    on = ["--set", "tsukifuda=4"]
+    assert json_out(invoke("score", *on, "--month", "1", "--json", *PINE))["yaku"] == {
+        "tsukifuda": 4
+    }
+    assert json_out(invoke("score", *on, "--month", "2", "--json", *PINE))["yaku"] == {}
+    assert json_out(invoke("score", *on, "--json", *PINE))["yaku"] == {}
+
+
+@pytest.mark.parametrize(
+    ("preset", "own", "opponent", "final"),
+    [
+        ("classic", 0, 0, 5),
+        ("classic", 1, 0, 10),
+        ("classic", 1, 2, 40),
+        ("single-deal", 2, 2, 6),
+        ("traditional", 3, 0, 5),
+        ("traditional", 0, 1, 10),
+    ],
+)
+def test_score_calls(preset: str, own: int, opponent: int, final: int) -> None:
+    result = invoke(
+        "score",
+        "--rules",
+        preset,
+        "--own-calls",
+        str(own),
+        "--opponent-calls",
+        str(opponent),
+        "--json",
+        *THREE_NO_RAIN,
+    )
+    assert result.exit_code == 0
+    assert json_out(result)["final"] == final
+
+
+def test_score_rules_file(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('preset = "single-deal"\nsanko = 2\n', encoding="utf-8")
+    result = invoke("score", "--rules", str(path), "--json", *THREE_NO_RAIN)
+    assert json_out(result) == {"yaku": {"sanko": 2}, "total": 2, "final": 2}
+    result = invoke("score", "--rules", str(path), "--set", "sanko=3", "--json", *THREE_NO_RAIN)
+    assert json_out(result)["total"] == 3
+
+
+def test_score_table_output() -> None:
+    result = invoke("score", "--rules", "traditional", "--opponent-calls", "1", *FOUR_NO_RAIN)
+    assert result.exit_code == 0
+    out = result.stdout
+    assert "shiko" in out
+    assert "8" in out
+    assert "32" in out  # 8, doubled at 8, doubled for the opponent's call
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)
+
+
+def test_score_table_output_without_yaku() -> None:
+    result = invoke("score", "pine-plain-1")
+    assert result.exit_code == 0
+    assert "0" in result.stdout
+    assert "goko" not in result.stdout
+
+
+# -- errors -------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "needles"),
+    [
+        (["pine-cran"], ["pine-cran", "pine-crane"]),
+        (["pine-crane", "pine-crane"], ["pine-crane"]),
+        (["--rules", "modern", "pine-crane"], ["modern", "classic"]),
+        (["--set", "goko=lots", "pine-crane"], ["goko", "lots"]),
+        (["--set", "gokoo=3", "pine-crane"], ["gokoo", "goko"]),
+        (["--month", "13", "pine-crane"], ["13"]),
+    ],
+)
+def test_score_errors_go_to_stderr_with_exit_1(args: list[str], needles: list[str]) -> None:
+    plain = invoke("score", *args)
+    assert plain.exit_code == 1
+    assert plain.stdout == ""
+    for needle in needles:
+        assert needle in plain.stderr
+    as_json = invoke("score", "--json", *args)
+    assert as_json.exit_code == 1
+    error = json_out(as_json)
+    assert set(error) == {"error"}
+    for needle in needles:
+        assert needle in error["error"]
+        assert needle in as_json.stderr
+
+
+def test_score_bad_rules_file_reports_every_problem(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text('{"goko": -1, "viewing": "never", "deal_in_pairs": "true"}', encoding="utf-8")
+    result = invoke("score", "--rules", str(path), "--json", "pine-crane")
+    assert result.exit_code == 1
+    message = json_out(result)["error"]
+    for needle in ("goko", "never", "deal_in_pairs"):
+        assert needle in message
+
+
+# -- koikoi score --batch -----------------------------------------------------------------
+
+
+def test_batch_worked_examples() -> None:
+    result, answers = batch(EXAMPLE_IN)
+    assert result.exit_code == 0
+    assert answers == EXAMPLE_OUT
+
+
+@pytest.mark.skipif(not SHARED_EXAMPLES.is_dir(), reason="no shared/examples next to the repo")
+def test_batch_shared_example_files_match_the_copy() -> None:
+    lines = (SHARED_EXAMPLES / "score-batch.in.jsonl").read_text(encoding="utf-8").splitlines()
+    expected = (SHARED_EXAMPLES / "score-batch.out.jsonl").read_text(encoding="utf-8").splitlines()
+    assert [json.loads(line) for line in lines] == [json.loads(line) for line in EXAMPLE_IN]
+    _, answers = batch(lines)
+    assert answers == [json.loads(line) for line in expected]
+
+
+def test_batch_lines_print_one_compact_json_line_each() -> None:
+    result, answers = batch(EXAMPLE_IN * 3)
+    assert len(result.stdout.splitlines()) == 15
+    assert answers == EXAMPLE_OUT * 3
+
+
+def test_batch_bad_lines_answer_an_error_and_the_rest_go_on() -> None:
+    lines = [
+        EXAMPLE_IN[0],
+        "this is not json",
+        '{"cards": ["pine-crane", "pine-cran"]}',
+        '{"cards": ["pine-crane"], "rules": {"goko": -1}}',
+        '{"cards": ["pine-crane"], "rules": {"preset": "modern"}}',
+        '{"cards": ["pine-crane"], "rules": {"gokoo": 3}}',
+        '{"cards": ["pine-crane"], "rules": {"deal_in_pairs": "true"}}',
+        '["pine-crane"]',
+        '{"rules": {"preset": "classic"}}',
+        '{"cards": "pine-crane"}',
+        '{"cards": ["pine-crane", "pine-crane"]}',
+        '{"cards": ["pine-crane"], "own_calls": -1}',
+        '{"cards": ["pine-crane"], "month": "one"}',
+        EXAMPLE_IN[1],
+    ]
+    _, answers = batch(lines)
+    assert len(answers) == len(lines)
+    assert answers[0] == EXAMPLE_OUT[0]
+    assert answers[-1] == EXAMPLE_OUT[1]
+    for line, answer in zip(lines[1:-1], answers[1:-1], strict=True):
+        assert set(answer) == {"error"}, line
+        assert isinstance(answer["error"], str)
+        assert answer["error"]
+    assert "pine-cran" in answers[2]["error"]
+    assert "goko" in answers[3]["error"]
+    assert "modern" in answers[4]["error"]
+    assert "'goko'" in answers[5]["error"]  # the suggestion
+    assert "deal_in_pairs" in answers[6]["error"]
+
+
+def test_batch_rules_and_set_apply_only_to_lines_without_rules() -> None:
+    lines = [
+        json.dumps({"cards": FIVE_BRIGHTS}),
+        json.dumps({"cards": FIVE_BRIGHTS, "rules": {}}),
+        json.dumps({"cards": FIVE_BRIGHTS, "rules": {"preset": "classic"}}),
+        json.dumps({"cards": FIVE_BRIGHTS, "rules": {"preset": "ten-card"}}),
+        json.dumps({"cards": FIVE_BRIGHTS, "rules": {"preset": "single-deal"}}),
+    ]
+    _, answers = batch(lines, "--rules", "single-deal")
+    assert [answer["total"] for answer in answers] == [15, 10, 10, 10, 15]
+    _, answers = batch(lines, "--rules", "single-deal", "--set", "goko=20")
+    assert [answer["total"] for answer in answers] == [20, 10, 10, 10, 15]
+    _, answers = batch(lines, "--set", "goko=3")
+    assert [answer["total"] for answer in answers] == [3, 10, 10, 10, 15]
+    _, answers = batch(lines)
+    assert [answer["total"] for answer in answers] == [10, 10, 10, 10, 15]
+
+
+def test_batch_line_rules_start_from_their_own_preset_else_classic() -> None:
+    lines = [
+        # No preset: classic plus the change, even under --rules single-deal.
+        json.dumps({"cards": FOUR_NO_RAIN, "rules": {"goko": 12}}),
+        json.dumps({"cards": FIVE_BRIGHTS, "rules": {"goko": 12}}),
+        # A preset: that preset plus the change.
+        json.dumps({"cards": FOUR_NO_RAIN, "rules": {"preset": "single-deal", "goko": 12}}),
+        json.dumps(
+            {"cards": FOUR_NO_RAIN, "rules": {"preset": "traditional", "double_at": 0}},
+        ),
+    ]
+    _, answers = batch(lines, "--rules", "single-deal", "--set", "shiko=1")
+    assert [answer["yaku"] for answer in answers] == [
+        {"shiko": 8},
+        {"goko": 12},
+        {"shiko": 10},
+        {"shiko": 8},
+    ]
+    assert answers[3]["final"] == 8
+
+
+def test_batch_month_and_calls_per_line() -> None:
+    lines = [
+        json.dumps({"cards": PINE, "rules": {"tsukifuda": 4}, "month": 1}),
+        json.dumps({"cards": PINE, "rules": {"tsukifuda": 4}, "month": 2}),
+        json.dumps({"cards": PINE, "rules": {"tsukifuda": 4}}),
+        json.dumps({"cards": THREE_NO_RAIN, "own_calls": 2}),
+        json.dumps({"cards": THREE_NO_RAIN, "opponent_calls": 1, "own_calls": 1}),
+        json.dumps(
+            {"cards": THREE_NO_RAIN, "rules": {"preset": "traditional"}, "own_calls": 2},
+        ),
+        json.dumps(
+            {"cards": THREE_NO_RAIN, "rules": {"preset": "traditional"}, "opponent_calls": 2},
+        ),
+    ]
+    _, answers = batch(lines)
+    assert answers[0] == {"yaku": {"tsukifuda": 4}, "total": 4, "final": 4}
+    assert answers[1] == {"yaku": {}, "total": 0, "final": 0}
+    assert answers[2] == {"yaku": {}, "total": 0, "final": 0}
+    assert [answer["final"] for answer in answers[3:]] == [20, 20, 5, 10]
+
+
+def test_batch_with_bad_default_rules_fails_with_a_json_error() -> None:
+    result, answers = batch([EXAMPLE_IN[0]], "--set", "goko=-1")
+    assert result.exit_code == 1
+    assert set(answers[0]) == {"error"}
+    assert "goko" in answers[0]["error"]
+    assert "goko" in result.stderr
+
+
+# -- koikoi --version ---------------------------------------------------------------------
+
+
+def test_version() -> None:
+    result = invoke("--version")
+    assert result.exit_code == 0
+    assert __version__ in result.stdout
+    assert "koikoi" in result.stdout
+
+
+# -- koikoi rules -------------------------------------------------------------------------
+
+
+def test_rules_list_names_every_preset_and_its_changes() -> None:
+    result = invoke("rules", "list")
+    assert result.exit_code == 0
+    for name in PRESETS:
+        assert name in result.stdout
+    for change in ("hand_size", "card-draw", "opponent-called", "double_at"):
+        assert change in result.stdout
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+def test_rules_show_json_is_every_field(preset: str) -> None:
+    result = invoke("rules", "show", "--rules", preset, "--json")
+    assert result.exit_code == 0
+    shown = json_out(result)
+    assert shown == PRESETS[preset].to_mapping(full=True)
+    assert RuleSet.from_mapping(shown) == PRESETS[preset]
+
+
+def test_rules_show_applies_overrides() -> None:
+    result = invoke(
+        "rules", "show", "--rules", "ten-card", "--set", "goko=12", "--set", "viewing=off", "--json"
+    )
+    shown = json_out(result)
+    assert shown["preset"] == "ten-card"
+    assert shown["goko"] == 12
+    assert shown["viewing"] == "off"
+    assert shown["hand_size"] == 10
+
+
+def test_rules_show_table() -> None:
+    result = invoke("rules", "show", "--rules", "traditional", "--set", "goko=12")
+    assert result.exit_code == 0
+    for key in ("goko", "12", "double_at", "viewing_cancelled_by", "target_score", "traditional"):
+        assert key in result.stdout
+
+
+def test_rules_show_bad_set_is_an_error() -> None:
+    result = invoke("rules", "show", "--set", "viewing=sometimes", "--json")
+    assert result.exit_code == 1
+    message = json_out(result)["error"]
+    for needle in ("viewing", "sometimes", "always", "off", "with-other-yaku"):
+        assert needle in message
+
+
+@pytest.mark.parametrize("preset", list(PRESETS))
+@pytest.mark.parametrize("full", [False, True])
+def test_rules_export_round_trips(preset: str, full: bool, tmp_path: Path) -> None:
+    options = ["--rules", preset, "--set", "sanko=4", "--set", "viewing_cancelled_by=willow"]
+    expected = RuleSet.from_mapping(
+        {"preset": preset, "sanko": 4, "viewing_cancelled_by": ["willow"]}
+    )
+    extra = ["--full"] if full else []
+    as_toml = invoke("rules", "export", *options, *extra)
+    assert as_toml.exit_code == 0
+    data = tomllib.loads(as_toml.stdout)
+    assert data["preset"] == preset
+    assert data["sanko"] == 4
+    assert RuleSet.from_mapping(data) == expected
+    as_json = invoke("rules", "export", "--format", "json", *options, *extra)
+    assert as_json.exit_code == 0
+    assert RuleSet.from_mapping(json.loads(as_json.stdout)) == expected
+    if full:
+        assert set(data) == {"preset", *RuleSet.KEYS}
+    else:
+        assert set(data) == {"preset", "sanko", "viewing_cancelled_by"}
+    # The exported file is a rules file again.
+    path = tmp_path / "house.toml"
+    path.write_text(as_toml.stdout, encoding="utf-8")
+    assert RuleSet.from_file(path) == expected
+    assert invoke("rules", "check", str(path)).exit_code == 0
+
+
+def test_rules_check_accepts_good_files(tmp_path: Path) -> None:
+    toml_path = tmp_path / "good.toml"
+    toml_path.write_text('preset = "traditional"\ngoko = 12\n', encoding="utf-8")
+    json_path = tmp_path / "good.json"
+    json_path.write_text('{"preset": "ten-card", "viewing_cancelled_by": []}', encoding="utf-8")
+    result = invoke("rules", "check", str(toml_path), str(json_path))
+    assert result.exit_code == 0
+    assert "good.toml" in result.stdout
+    assert "good.json" in result.stdout
+
+
+def test_rules_check_reports_every_problem_of_a_bad_file(tmp_path: Path) -> None:
+    good = tmp_path / "good.toml"
+    good.write_text("goko = 12\n", encoding="utf-8")
+    bad = tmp_path / "bad.toml"
+    bad.write_text(
+        'preset = "modern"\ngoko = -1\nviewing = "never"\nkasu_minimum = 3\n'
+        'deal_in_pairs = "yes"\nhand_size = 30\n',
+        encoding="utf-8",
+    )
+    result = invoke("rules", "check", str(good), str(bad))
+    assert result.exit_code == 1
+    for needle in ("modern", "goko", "never", "kasu_minimum", "kasu_min'", "deal_in_pairs", "yes"):
+        assert needle in result.stderr, needle
+    assert "bad.toml" in result.stderr
+    assert "good.toml" in result.stdout
+
+
+def test_rules_check_unreadable_and_broken_files(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.toml"
+    broken.write_text("goko = = 1\n", encoding="utf-8")
+    result = invoke("rules", "check", str(broken), str(tmp_path / "missing.json"))
+    assert result.exit_code == 1
+    assert "broken.toml" in result.stderr
+    assert "missing.json" in result.stderr
+
+
+# -- the installed console script ---------------------------------------------------------
+
+
+def run_koikoi(*args: str, input: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(koikoi_executable()), *args],
+        input=input,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_console_script_scores() -> None:
+    assert koikoi_executable().exists()
+    done = run_koikoi("score", "--rules", "single-deal", "--json", *FIVE_BRIGHTS)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"yaku": {"goko": 15}, "total": 15, "final": 15}
+
+
+def test_console_script_batch_and_errors() -> None:
+    lines = [*EXAMPLE_IN, "not json"]
+    done = run_koikoi("score", "--batch", input="\n".join(lines) + "\n")
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert answers[:5] == EXAMPLE_OUT
+    assert set(answers[5]) == {"error"}
+    failed = run_koikoi("score", "--json", "pine-cran")
+    assert failed.returncode == 1
+    error = json.loads(failed.stdout)
+    assert set(error) == {"error"}
+    assert "pine-crane" in error["error"]
+    assert "pine-crane" in failed.stderr

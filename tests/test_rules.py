@@ -1,0 +1,998 @@
+"""Rule sets: the presets of RULES.md §4 and the keys, values and file forms of §6."""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from koikoi.rules import (
+    CLASSIC,
+    FIELDS,
+    PRESETS,
+    BestPerCategory,
+    Decision,
+    Multiplier,
+    RulesError,
+    RuleSet,
+    SakeCup,
+    ViewingCanceller,
+    resolve_rules,
+)
+
+# -- RULES.md §4, "The presets as fields" ---------------------------------------------
+
+CLASSIC_FIELDS: dict[str, Any] = {
+    "hand_size": 8,
+    "field_size": 8,
+    "deal_in_pairs": False,
+    "first_dealer": "random",
+    "next_dealer": "alternate",
+    "draw_dealer": "pass",
+    "redeal_four_of_month": False,
+    "redeal_four_pairs": False,
+    "forced_capture": False,
+    "teshi": 0,
+    "kuttsuki": 0,
+    "both_hand_yaku": "redeal",
+    "goko": 10,
+    "shiko": 8,
+    "ame_shiko": 7,
+    "sanko": 5,
+    "inoshikacho": 5,
+    "inoshikacho_extra": False,
+    "tane": 1,
+    "tane_min": 5,
+    "tane_extra": 1,
+    "tan": 1,
+    "tan_min": 5,
+    "tan_extra": 1,
+    "kasu": 1,
+    "kasu_min": 10,
+    "kasu_extra": 1,
+    "akatan": 5,
+    "aotan": 5,
+    "ribbon_set_extra": False,
+    "akatan_aotan": 0,
+    "akatan_aotan_replaces": True,
+    "kusatan": 0,
+    "tsukimi": 5,
+    "hanami": 5,
+    "viewing": "always",
+    "viewing_cancelled_by": [],
+    "tsukifuda": 0,
+    "tsukifuda_month": "round",
+    "sake_cup": "animal",
+    "lightning_is_kasu": True,
+    "best_per_category": "none",
+    "decision": "higher-total",
+    "max_koikoi": 0,
+    "koikoi_after_opponent": True,
+    "multiplier": "per-call",
+    "double_at": 0,
+    "exhausted": "draw",
+    "exhausted_points": 0,
+    "rounds": 12,
+    "target_score": 50,
+}
+
+PRESET_DIFFS: dict[str, dict[str, Any]] = {
+    "classic": {},
+    "ten-card": {
+        "hand_size": 10,
+        "tane": 5,
+        "tan": 5,
+        "akatan": 3,
+        "aotan": 3,
+        "decision": "new-yaku",
+        "target_score": 0,
+    },
+    "single-deal": {
+        "redeal_four_of_month": True,
+        "redeal_four_pairs": True,
+        "teshi": 6,
+        "kuttsuki": 6,
+        "goko": 15,
+        "shiko": 10,
+        "ame_shiko": 8,
+        "sanko": 6,
+        "akatan": 6,
+        "aotan": 6,
+        "tsukimi": 0,
+        "hanami": 0,
+        "sake_cup": "both",
+        "multiplier": "none",
+        "rounds": 1,
+        "target_score": 0,
+    },
+    "traditional": {
+        "deal_in_pairs": True,
+        "first_dealer": "card-draw",
+        "redeal_four_of_month": True,
+        "forced_capture": True,
+        "teshi": 6,
+        "kuttsuki": 6,
+        "inoshikacho_extra": True,
+        "ribbon_set_extra": True,
+        "akatan_aotan": 10,
+        "decision": "new-yaku",
+        "multiplier": "opponent-called",
+        "double_at": 8,
+        "target_score": 0,
+    },
+}
+
+PRESET_NAMES = list(PRESET_DIFFS)
+
+# -- RULES.md §6: each key's kind of value ----------------------------------------------
+
+POINTS_KEYS = [
+    "teshi",
+    "kuttsuki",
+    "goko",
+    "shiko",
+    "ame_shiko",
+    "sanko",
+    "inoshikacho",
+    "tane",
+    "tane_extra",
+    "tan",
+    "tan_extra",
+    "kasu",
+    "kasu_extra",
+    "akatan",
+    "aotan",
+    "akatan_aotan",
+    "kusatan",
+    "tsukimi",
+    "hanami",
+    "tsukifuda",
+    "double_at",
+    "exhausted_points",
+]
+COUNT_KEYS = ["tane_min", "tan_min", "kasu_min"]  # "counts >= 1"
+INT_KEYS = ["hand_size", "field_size", "max_koikoi", "rounds", "target_score"]
+ZERO_ALLOWED_INT_KEYS = ["max_koikoi", "target_score"]  # "0 = unlimited", "0 = none"
+BOOL_KEYS = [
+    "deal_in_pairs",
+    "redeal_four_of_month",
+    "redeal_four_pairs",
+    "forced_capture",
+    "inoshikacho_extra",
+    "ribbon_set_extra",
+    "akatan_aotan_replaces",
+    "lightning_is_kasu",
+    "koikoi_after_opponent",
+]
+CHOICE_KEYS: dict[str, list[str]] = {
+    "first_dealer": ["random", "card-draw", "seat-0"],
+    "next_dealer": ["alternate", "winner"],
+    "draw_dealer": ["keep", "pass"],
+    "both_hand_yaku": ["redeal", "dealer", "both", "ignore"],
+    "viewing": ["always", "off", "with-other-yaku"],
+    "tsukifuda_month": ["round", "any"],
+    "sake_cup": ["animal", "plain", "both"],
+    "best_per_category": ["none", "animals", "ribbons", "both"],
+    "decision": ["new-yaku", "higher-total"],
+    "multiplier": ["none", "per-call", "any-called", "opponent-called", "per-opponent-call"],
+    "exhausted": ["draw", "dealer"],
+}
+CANCELLERS = ["rainman", "lightning", "willow", "paulownia"]
+LIST_KEYS = {"viewing_cancelled_by": CANCELLERS}
+
+
+def expected_fields(preset: str) -> dict[str, Any]:
+    return {**CLASSIC_FIELDS, **PRESET_DIFFS[preset]}
+
+
+def plain(value: Any) -> Any:
+    """A field value as the rules text writes it (tuples of enum members as lists of str)."""
+    if isinstance(value, tuple):
+        return [str(item) for item in value]
+    if isinstance(value, bool | int):
+        return value
+    return str(value)
+
+
+def test_the_key_kinds_cover_every_key_of_section_6() -> None:
+    listed = POINTS_KEYS + COUNT_KEYS + INT_KEYS + BOOL_KEYS + list(CHOICE_KEYS) + list(LIST_KEYS)
+    assert len(listed) == len(set(listed))
+    assert set(listed) == set(CLASSIC_FIELDS)
+
+
+def test_rule_keys_are_exactly_the_keys_of_section_6() -> None:
+    assert set(FIELDS) == set(CLASSIC_FIELDS)
+    assert set(RuleSet.KEYS) == set(CLASSIC_FIELDS)
+    assert set(PRESETS) == set(PRESET_NAMES)
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_preset_field_is_as_the_presets_as_fields_block_says(preset: str) -> None:
+    rules = PRESETS[preset]
+    assert rules.preset == preset
+    expected = expected_fields(preset)
+    for key, value in expected.items():
+        assert plain(getattr(rules, key)) == value, key
+    assert rules.to_mapping(full=True) == {"preset": preset, **expected}
+
+
+@pytest.mark.parametrize(("key", "default"), list(CLASSIC_FIELDS.items()))
+def test_every_key_has_its_documented_default(key: str, default: Any) -> None:
+    assert plain(getattr(RuleSet(), key)) == default
+    assert plain(getattr(CLASSIC, key)) == default
+    assert plain(getattr(RuleSet.from_mapping({}), key)) == default
+
+
+# -- RULES.md §4, the preset table row by row -------------------------------------------
+
+PRESET_TABLE: list[tuple[str, dict[str, dict[str, Any]]]] = [
+    (
+        "hand / field / stock",
+        {
+            "classic": {"hand_size": 8, "field_size": 8, "deal_in_pairs": False},
+            "ten-card": {"hand_size": 10, "field_size": 8, "deal_in_pairs": False},
+            "single-deal": {"hand_size": 8, "field_size": 8, "deal_in_pairs": False},
+            "traditional": {"hand_size": 8, "field_size": 8, "deal_in_pairs": True},
+        },
+    ),
+    (
+        "first dealer",
+        {
+            "classic": {"first_dealer": "random"},
+            "ten-card": {"first_dealer": "random"},
+            "single-deal": {"first_dealer": "random"},
+            "traditional": {"first_dealer": "card-draw"},
+        },
+    ),
+    (
+        "next dealer",
+        {
+            "classic": {"next_dealer": "alternate"},
+            "ten-card": {"next_dealer": "alternate"},
+            "single-deal": {"rounds": 1},
+            "traditional": {"next_dealer": "alternate"},
+        },
+    ),
+    (
+        "redeal",
+        {
+            "classic": {"redeal_four_of_month": False, "redeal_four_pairs": False},
+            "ten-card": {"redeal_four_of_month": False, "redeal_four_pairs": False},
+            "single-deal": {"redeal_four_of_month": True, "redeal_four_pairs": True},
+            "traditional": {"redeal_four_of_month": True, "redeal_four_pairs": False},
+        },
+    ),
+    (
+        "teshi / kuttsuki",
+        {
+            "classic": {"teshi": 0, "kuttsuki": 0},
+            "ten-card": {"teshi": 0, "kuttsuki": 0},
+            "single-deal": {"teshi": 6, "kuttsuki": 6, "both_hand_yaku": "redeal"},
+            "traditional": {"teshi": 6, "kuttsuki": 6},
+        },
+    ),
+    (
+        "bright ladder",
+        {
+            "classic": {"goko": 10, "shiko": 8, "ame_shiko": 7, "sanko": 5},
+            "ten-card": {"goko": 10, "shiko": 8, "ame_shiko": 7, "sanko": 5},
+            "single-deal": {"goko": 15, "shiko": 10, "ame_shiko": 8, "sanko": 6},
+            "traditional": {"goko": 10, "shiko": 8, "ame_shiko": 7, "sanko": 5},
+        },
+    ),
+    (
+        "inoshikacho",
+        {
+            "classic": {"inoshikacho": 5, "inoshikacho_extra": False},
+            "ten-card": {"inoshikacho": 5, "inoshikacho_extra": False},
+            "single-deal": {"inoshikacho": 5, "inoshikacho_extra": False},
+            "traditional": {"inoshikacho": 5, "inoshikacho_extra": True},
+        },
+    ),
+    (
+        "tane / tan",
+        {
+            name: {
+                "tane": points,
+                "tane_min": 5,
+                "tane_extra": 1,
+                "tan": points,
+                "tan_min": 5,
+                "tan_extra": 1,
+            }
+            for name, points in [
+                ("classic", 1),
+                ("ten-card", 5),
+                ("single-deal", 1),
+                ("traditional", 1),
+            ]
+        },
+    ),
+    (
+        "akatan / aotan",
+        {
+            "classic": {"akatan": 5, "aotan": 5, "ribbon_set_extra": False},
+            "ten-card": {"akatan": 3, "aotan": 3, "ribbon_set_extra": False},
+            "single-deal": {"akatan": 6, "aotan": 6, "ribbon_set_extra": False},
+            "traditional": {"akatan": 5, "aotan": 5, "ribbon_set_extra": True},
+        },
+    ),
+    (
+        "akatan-aotan",
+        {
+            "classic": {"akatan_aotan": 0},
+            "ten-card": {"akatan_aotan": 0},
+            "single-deal": {"akatan_aotan": 0},
+            "traditional": {"akatan_aotan": 10},
+        },
+    ),
+    (
+        "kasu",
+        {name: {"kasu": 1, "kasu_min": 10, "kasu_extra": 1} for name in PRESET_NAMES},
+    ),
+    (
+        "tsukimi / hanami",
+        {
+            "classic": {"tsukimi": 5, "hanami": 5},
+            "ten-card": {"tsukimi": 5, "hanami": 5},
+            "single-deal": {"tsukimi": 0, "hanami": 0},
+            "traditional": {"tsukimi": 5, "hanami": 5},
+        },
+    ),
+    (
+        "sake_cup",
+        {
+            "classic": {"sake_cup": "animal"},
+            "ten-card": {"sake_cup": "animal"},
+            "single-deal": {"sake_cup": "both"},
+            "traditional": {"sake_cup": "animal"},
+        },
+    ),
+    (
+        "decision trigger",
+        {
+            "classic": {"decision": "higher-total"},
+            "ten-card": {"decision": "new-yaku"},
+            "single-deal": {"decision": "higher-total"},
+            "traditional": {"decision": "new-yaku"},
+        },
+    ),
+    (
+        "multiplier",
+        {
+            "classic": {"multiplier": "per-call", "double_at": 0},
+            "ten-card": {"multiplier": "per-call", "double_at": 0},
+            "single-deal": {"multiplier": "none", "double_at": 0},
+            "traditional": {"multiplier": "opponent-called", "double_at": 8},
+        },
+    ),
+    (
+        "match",
+        {
+            "classic": {"rounds": 12, "target_score": 50},
+            "ten-card": {"target_score": 0},
+            "single-deal": {"rounds": 1, "target_score": 0},
+            "traditional": {"target_score": 0},
+        },
+    ),
+    (
+        "exhausted round",
+        {name: {"exhausted": "draw", "exhausted_points": 0} for name in PRESET_NAMES},
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("row", "preset", "fields"),
+    [
+        (row, preset, fields)
+        for row, by_preset in PRESET_TABLE
+        for preset, fields in by_preset.items()
+    ],
+)
+def test_preset_table_row(row: str, preset: str, fields: dict[str, Any]) -> None:
+    rules = PRESETS[preset]
+    for key, value in fields.items():
+        assert plain(getattr(rules, key)) == value, (row, key)
+
+
+@pytest.mark.parametrize(
+    ("preset", "hand", "field", "stock"),
+    [
+        ("classic", 8, 8, 24),
+        ("ten-card", 10, 8, 20),
+        ("single-deal", 8, 8, 24),
+        ("traditional", 8, 8, 24),
+    ],
+)
+def test_preset_stock_is_what_the_deal_leaves(
+    preset: str, hand: int, field: int, stock: int
+) -> None:
+    rules = PRESETS[preset]
+    assert (rules.hand_size, rules.field_size) == (hand, field)
+    assert 48 - 2 * rules.hand_size - rules.field_size == stock
+
+
+def test_enums_compare_with_their_rules_text() -> None:
+    assert PRESETS["ten-card"].decision is Decision.NEW_YAKU
+    assert PRESETS["traditional"].multiplier is Multiplier.OPPONENT_CALLED
+    assert PRESETS["single-deal"].sake_cup is SakeCup.BOTH
+    assert CLASSIC.best_per_category is BestPerCategory.NONE
+
+
+# -- values: accepted and refused ---------------------------------------------------------
+
+VALID_VALUES: list[tuple[str, Any]] = (
+    [(key, value) for key in POINTS_KEYS for value in (0, 3, 25)]
+    + [(key, value) for key in COUNT_KEYS for value in (1, 7)]
+    + [(key, value) for key in ZERO_ALLOWED_INT_KEYS for value in (0, 4)]
+    + [("hand_size", 4), ("hand_size", 10), ("field_size", 6), ("field_size", 12)]
+    + [("rounds", 1), ("rounds", 6)]
+    + [(key, value) for key in BOOL_KEYS for value in (True, False)]
+    + [(key, value) for key, values in CHOICE_KEYS.items() for value in values]
+    + [
+        ("viewing_cancelled_by", []),
+        ("viewing_cancelled_by", ["rainman"]),
+        ("viewing_cancelled_by", ["willow", "paulownia"]),
+        ("viewing_cancelled_by", CANCELLERS),
+    ]
+)
+
+
+@pytest.mark.parametrize(("key", "value"), VALID_VALUES)
+def test_valid_values_load_from_a_mapping(key: str, value: Any) -> None:
+    rules = RuleSet.from_mapping({key: value})
+    got = plain(getattr(rules, key))
+    if isinstance(value, list):
+        assert sorted(got) == sorted(value)
+    else:
+        assert got == value
+    # Everything else stays classic.
+    for other, default in CLASSIC_FIELDS.items():
+        if other != key:
+            assert plain(getattr(rules, other)) == default
+
+
+def text_of(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, list):
+        return ",".join(value)
+    return str(value)
+
+
+@pytest.mark.parametrize(("key", "value"), VALID_VALUES)
+def test_valid_values_load_from_key_value_text(key: str, value: Any) -> None:
+    rules = resolve_rules(None, [f"{key}={text_of(value)}"])
+    assert rules == RuleSet.from_mapping({key: value})
+
+
+INVALID_VALUES: list[tuple[str, Any]] = (
+    [(key, value) for key in POINTS_KEYS for value in (-1, "3", True, 2.5, None)]
+    + [(key, value) for key in COUNT_KEYS for value in (0, -2, "5", False)]
+    + [(key, value) for key in INT_KEYS for value in (-1, "8", True, 8.0)]
+    + [(key, value) for key in BOOL_KEYS for value in ("true", 1, 0, "yes")]
+    + [(key, value) for key in CHOICE_KEYS for value in ("nope", 1, [CHOICE_KEYS[key][0]])]
+    + [
+        ("viewing_cancelled_by", "rainman"),
+        ("viewing_cancelled_by", ["thunder"]),
+        ("viewing_cancelled_by", ["rainman", 3]),
+        ("viewing_cancelled_by", 0),
+    ]
+)
+
+
+@pytest.mark.parametrize(("key", "value"), INVALID_VALUES)
+def test_a_bad_value_is_an_error_naming_the_key_and_value(key: str, value: Any) -> None:
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping({key: value})
+    assert len(caught.value.problems) == 1
+    problem = caught.value.problems[0]
+    assert key in problem
+    assert repr(value) in problem or str(value) in problem
+    assert problem in str(caught.value)
+
+
+@pytest.mark.parametrize("key", list(CHOICE_KEYS))
+def test_a_bad_choice_lists_the_allowed_values(key: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping({key: "sometimes"})
+    (problem,) = caught.value.problems
+    assert key in problem
+    assert "sometimes" in problem
+    for allowed in CHOICE_KEYS[key]:
+        assert allowed in problem
+
+
+def test_a_bad_list_item_lists_the_allowed_cancellers() -> None:
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping({"viewing_cancelled_by": ["rainman", "thunder"]})
+    (problem,) = caught.value.problems
+    assert "viewing_cancelled_by" in problem
+    assert "thunder" in problem
+    for allowed in CANCELLERS:
+        assert allowed in problem
+
+
+@pytest.mark.parametrize("key", BOOL_KEYS)
+def test_a_bad_bool_says_true_or_false(key: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping({key: "yes"})
+    (problem,) = caught.value.problems
+    assert key in problem
+    assert "true" in problem
+    assert "false" in problem
+
+
+@pytest.mark.parametrize(
+    ("assignment", "key", "bad"),
+    [
+        ("goko=lots", "goko", "lots"),
+        ("goko=-3", "goko", "-3"),
+        ("goko=", "goko", "''"),
+        ("tane_min=0", "tane_min", "0"),
+        ("deal_in_pairs=yes", "deal_in_pairs", "yes"),
+        ("viewing=sometimes", "viewing", "sometimes"),
+        ("viewing_cancelled_by=rainman,thunder", "viewing_cancelled_by", "thunder"),
+        ("multiplier=double", "multiplier", "double"),
+    ],
+)
+def test_a_bad_text_value_is_an_error_naming_the_key(assignment: str, key: str, bad: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        resolve_rules("classic", [assignment])
+    (problem,) = caught.value.problems
+    assert key in problem
+    assert bad in problem
+
+
+def test_every_points_field_takes_zero() -> None:
+    rules = RuleSet.from_mapping(dict.fromkeys(POINTS_KEYS, 0))
+    for key in POINTS_KEYS:
+        assert getattr(rules, key) == 0
+
+
+# -- unknown keys and problems reported at once -------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("typo", "nearest"),
+    [
+        ("gokoo", "goko"),
+        ("viewing_canceled_by", "viewing_cancelled_by"),
+        ("hand-size", "hand_size"),
+        ("ameshiko", "ame_shiko"),
+        ("tsukifuda_months", "tsukifuda_month"),
+    ],
+)
+def test_an_unknown_key_suggests_the_nearest(typo: str, nearest: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping({typo: 1})
+    (problem,) = caught.value.problems
+    assert repr(typo) in problem
+    assert repr(nearest) in problem
+    with pytest.raises(RulesError, match=nearest):
+        resolve_rules("classic", [f"{typo}=1"])
+
+
+def test_every_problem_is_reported_at_once() -> None:
+    data = {
+        "preset": "fancy",
+        "goko": -1,
+        "viewing": "sometimes",
+        "gokoo": 3,
+        "deal_in_pairs": "true",
+        "tsukimi": 4,
+    }
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping(data)
+    problems = caught.value.problems
+    assert len(problems) == 5
+    for needle in ("fancy", "'goko'", "sometimes", "gokoo", "deal_in_pairs"):
+        assert sum(needle in problem for problem in problems) >= 1, needle
+    assert not any("tsukimi" in problem for problem in problems)
+    for problem in problems:
+        assert problem in str(caught.value)
+
+
+def test_every_problem_of_key_value_text_is_reported_at_once() -> None:
+    with pytest.raises(RulesError) as caught:
+        resolve_rules("ten-card", ["goko=x", "viewing=y", "nonsense=1", "tane=2"])
+    assert len(caught.value.problems) == 3
+
+
+def test_an_unknown_preset_lists_the_presets() -> None:
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping({"preset": "modern"})
+    (problem,) = caught.value.problems
+    assert "modern" in problem
+    for name in PRESET_NAMES:
+        assert name in problem
+
+
+def test_a_rules_value_that_is_not_a_table_is_an_error() -> None:
+    with pytest.raises(RulesError):
+        RuleSet.from_mapping(["goko", 12])  # type: ignore[arg-type]
+
+
+# -- 2 x hand_size + field_size <= 48 -----------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "field", "ok"),
+    [(8, 8, True), (20, 8, True), (10, 28, True), (20, 9, False), (24, 1, False), (10, 29, False)],
+)
+def test_the_deal_fits_the_deck(hand: int, field: int, ok: bool) -> None:
+    data = {"hand_size": hand, "field_size": field}
+    if ok:
+        rules = RuleSet.from_mapping(data)
+        assert (rules.hand_size, rules.field_size) == (hand, field)
+    else:
+        with pytest.raises(RulesError) as caught:
+            RuleSet.from_mapping(data)
+        message = str(caught.value)
+        assert "hand_size" in message
+        assert "field_size" in message
+
+
+def test_the_deal_check_applies_to_the_preset_base() -> None:
+    # ten-card deals 10 to each hand: 10 + 10 + 28 = 48 fits, one more does not.
+    assert RuleSet.from_mapping({"preset": "ten-card", "field_size": 28}).field_size == 28
+    with pytest.raises(RulesError, match="field_size"):
+        resolve_rules("ten-card", ["field_size=29"])
+
+
+# -- presets as the base ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_a_preset_name_alone_gives_the_preset(preset: str) -> None:
+    rules = RuleSet.from_mapping({"preset": preset})
+    assert rules == PRESETS[preset]
+    assert rules.preset == preset
+    assert resolve_rules(preset, []) == PRESETS[preset]
+
+
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_overrides_start_from_their_preset(preset: str) -> None:
+    rules = RuleSet.from_mapping({"preset": preset, "goko": 12})
+    assert rules.goko == 12
+    assert rules.preset == preset
+    for key, value in expected_fields(preset).items():
+        if key != "goko":
+            assert plain(getattr(rules, key)) == value
+    assert resolve_rules(preset, ["goko=12"]) == rules
+
+
+def test_without_a_preset_the_base_is_classic() -> None:
+    rules = RuleSet.from_mapping({"hand_size": 10})
+    assert rules.preset == "classic"
+    assert rules.tane == 1  # classic's, not ten-card's
+    assert resolve_rules(None, []) == CLASSIC
+    assert resolve_rules(None, ["goko=3"]).preset == "classic"
+
+
+def test_the_preset_name_is_not_part_of_equality() -> None:
+    ten_card_by_hand = RuleSet.from_mapping({"preset": "classic", **PRESET_DIFFS["ten-card"]})
+    assert ten_card_by_hand == PRESETS["ten-card"]
+    assert ten_card_by_hand.preset == "classic"
+    assert hash(ten_card_by_hand) == hash(PRESETS["ten-card"])
+    assert PRESETS["ten-card"] != CLASSIC
+
+
+def test_with_overrides_changes_only_the_named_fields() -> None:
+    base = PRESETS["traditional"]
+    rules = base.with_overrides({"sanko": 4, "viewing_cancelled_by": ["rainman"]})
+    assert rules.sanko == 4
+    assert rules.viewing_cancelled_by == (ViewingCanceller.RAINMAN,)
+    assert rules.preset == "traditional"
+    assert rules.with_overrides({"sanko": 5, "viewing_cancelled_by": []}) == base
+    text = base.with_overrides({"sanko": "4", "viewing_cancelled_by": "rainman"}, from_text=True)
+    assert text == rules
+
+
+def test_an_unknown_preset_or_missing_file_on_resolve_is_an_error() -> None:
+    with pytest.raises(RulesError, match="modern"):
+        resolve_rules("modern", [])
+    with pytest.raises(RulesError, match=r"no-such\.toml"):
+        resolve_rules("no-such.toml", [])
+
+
+def test_a_malformed_assignment_is_an_error() -> None:
+    with pytest.raises(RulesError, match="goko"):
+        resolve_rules("classic", ["goko"])
+
+
+# -- lists on the command line ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("", ()),
+        ("rainman", ("rainman",)),
+        ("rainman,lightning", ("rainman", "lightning")),
+        ("willow,paulownia,rainman,lightning", ("rainman", "lightning", "willow", "paulownia")),
+        (" willow , paulownia ", ("willow", "paulownia")),
+    ],
+)
+def test_lists_are_comma_separated_and_empty_is_the_empty_list(
+    text: str, expected: tuple[str, ...]
+) -> None:
+    base = RuleSet.from_mapping({"viewing_cancelled_by": ["rainman"]})
+    rules = base.with_overrides({"viewing_cancelled_by": text}, from_text=True)
+    assert set(rules.viewing_cancelled_by) == set(expected)
+    assert len(rules.viewing_cancelled_by) == len(expected)
+    via_resolve = resolve_rules(None, [f"viewing_cancelled_by={text}"])
+    assert set(via_resolve.viewing_cancelled_by) == set(expected)
+
+
+# -- files --------------------------------------------------------------------------------
+
+
+def test_load_a_toml_file(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(
+        'preset = "traditional"\n'
+        "goko = 12\n"
+        "deal_in_pairs = false\n"
+        'viewing_cancelled_by = ["rainman", "lightning"]\n'
+        'multiplier = "per-opponent-call"\n',
+        encoding="utf-8",
+    )
+    rules = RuleSet.from_file(path)
+    assert rules.preset == "traditional"
+    assert rules.goko == 12
+    assert rules.deal_in_pairs is False
+    assert set(rules.viewing_cancelled_by) == {"rainman", "lightning"}
+    assert rules.multiplier == "per-opponent-call"
+    assert rules.double_at == 8  # the rest is traditional
+    assert resolve_rules(str(path), []) == rules
+    assert resolve_rules(str(path), ["goko=13"]).goko == 13
+
+
+def test_load_a_json_file(tmp_path: Path) -> None:
+    path = tmp_path / "house.json"
+    path.write_text(
+        json.dumps({"preset": "single-deal", "tsukimi": 3, "lightning_is_kasu": False}),
+        encoding="utf-8",
+    )
+    rules = RuleSet.from_file(path)
+    assert rules.preset == "single-deal"
+    assert rules.tsukimi == 3
+    assert rules.lightning_is_kasu is False
+    assert rules.goko == 15
+    assert resolve_rules(str(path), []) == rules
+
+
+def test_a_file_without_preset_starts_from_classic(tmp_path: Path) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text("hand_size = 10\n", encoding="utf-8")
+    rules = RuleSet.from_file(path)
+    assert rules.preset == "classic"
+    assert rules == CLASSIC.with_overrides({"hand_size": 10})
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('{"deal_in_pairs": "true"}', "deal_in_pairs"),
+        ('{"goko": "12"}', "goko"),
+        ('{"goko": 12.0}', "goko"),
+        ('{"goko": true}', "goko"),
+        ('{"viewing_cancelled_by": "rainman"}', "viewing_cancelled_by"),
+        ('{"viewing": true}', "viewing"),
+    ],
+)
+def test_json_values_keep_their_own_types(tmp_path: Path, text: str, key: str) -> None:
+    path = tmp_path / "house.json"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_file(path)
+    (problem,) = caught.value.problems
+    assert key in problem
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ('deal_in_pairs = "true"', "deal_in_pairs"),
+        ('goko = "12"', "goko"),
+        ("goko = 12.0", "goko"),
+        ('viewing_cancelled_by = "rainman"', "viewing_cancelled_by"),
+        ("[goko]\npoints = 3", "goko"),
+    ],
+)
+def test_toml_values_keep_their_own_types(tmp_path: Path, text: str, key: str) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text(text + "\n", encoding="utf-8")
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_file(path)
+    (problem,) = caught.value.problems
+    assert key in problem
+
+
+def test_a_file_reports_every_problem_at_once(tmp_path: Path) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(
+        'goko = -1\nviewing = "never"\nkasu_minimum = 10\nhand_size = 30\n', encoding="utf-8"
+    )
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_file(path)
+    problems = caught.value.problems
+    assert len(problems) == 4
+    joined = "\n".join(problems)
+    for needle in ("goko", "never", "kasu_minimum", "kasu_min'", "hand_size"):
+        assert needle in joined
+
+
+def test_an_unreadable_or_invalid_file_is_a_rules_error(tmp_path: Path) -> None:
+    with pytest.raises(RulesError, match="missing"):
+        RuleSet.from_file(tmp_path / "missing.toml")
+    broken = tmp_path / "broken.toml"
+    broken.write_text("goko = = 3\n", encoding="utf-8")
+    with pytest.raises(RulesError, match="broken"):
+        RuleSet.from_file(broken)
+    broken_json = tmp_path / "broken.json"
+    broken_json.write_text("{goko: 3}", encoding="utf-8")
+    with pytest.raises(RulesError, match="broken"):
+        RuleSet.from_file(broken_json)
+
+
+# -- deal, flow and match fields ----------------------------------------------------------
+
+
+def test_deal_flow_and_match_fields_load_and_validate(tmp_path: Path) -> None:
+    path = tmp_path / "flow.toml"
+    path.write_text(
+        "hand_size = 7\nfield_size = 6\ndeal_in_pairs = true\n"
+        'first_dealer = "seat-0"\nnext_dealer = "winner"\ndraw_dealer = "keep"\n'
+        "redeal_four_of_month = true\nredeal_four_pairs = true\nforced_capture = true\n"
+        'teshi = 4\nkuttsuki = 3\nboth_hand_yaku = "both"\n'
+        'decision = "new-yaku"\nmax_koikoi = 1\nkoikoi_after_opponent = false\n'
+        'exhausted = "dealer"\nexhausted_points = 2\nrounds = 6\ntarget_score = 30\n',
+        encoding="utf-8",
+    )
+    rules = RuleSet.from_file(path)
+    assert (rules.hand_size, rules.field_size, rules.deal_in_pairs) == (7, 6, True)
+    assert (rules.first_dealer, rules.next_dealer, rules.draw_dealer) == (
+        "seat-0",
+        "winner",
+        "keep",
+    )
+    assert (rules.redeal_four_of_month, rules.redeal_four_pairs, rules.forced_capture) == (
+        True,
+        True,
+        True,
+    )
+    assert (rules.teshi, rules.kuttsuki, rules.both_hand_yaku) == (4, 3, "both")
+    assert (rules.decision, rules.max_koikoi, rules.koikoi_after_opponent) == ("new-yaku", 1, False)
+    assert (rules.exhausted, rules.exhausted_points) == ("dealer", 2)
+    assert (rules.rounds, rules.target_score) == (6, 30)
+    assert rules.decision is Decision.NEW_YAKU
+    again = resolve_rules(
+        None,
+        [
+            "hand_size=7",
+            "field_size=6",
+            "deal_in_pairs=true",
+            "first_dealer=seat-0",
+            "next_dealer=winner",
+            "draw_dealer=keep",
+            "redeal_four_of_month=true",
+            "redeal_four_pairs=true",
+            "forced_capture=true",
+            "teshi=4",
+            "kuttsuki=3",
+            "both_hand_yaku=both",
+            "decision=new-yaku",
+            "max_koikoi=1",
+            "koikoi_after_opponent=false",
+            "exhausted=dealer",
+            "exhausted_points=2",
+            "rounds=6",
+            "target_score=30",
+        ],
+    )
+    assert again == rules
+
+
+# -- round trips --------------------------------------------------------------------------
+
+SAMPLE_RULES: list[RuleSet] = [
+    *PRESETS.values(),
+    RuleSet.from_mapping({"preset": "traditional", "goko": 12, "viewing_cancelled_by": ["willow"]}),
+    RuleSet.from_mapping({"preset": "ten-card", "hand_size": 8, "multiplier": "none"}),
+    RuleSet.from_mapping(
+        {"preset": "single-deal", "viewing_cancelled_by": CANCELLERS, "tsukifuda": 4}
+    ),
+]
+
+
+@pytest.mark.parametrize("rules", SAMPLE_RULES)
+@pytest.mark.parametrize("full", [False, True])
+def test_round_trip_through_mapping_toml_and_json(rules: RuleSet, full: bool) -> None:
+    mapping = rules.to_mapping(full=full)
+    assert mapping["preset"] == rules.preset
+    back = RuleSet.from_mapping(mapping)
+    assert back == rules
+    assert back.preset == rules.preset
+    from_toml = RuleSet.from_mapping(tomllib.loads(rules.to_toml(full=full)))
+    assert from_toml == rules
+    assert from_toml.preset == rules.preset
+    from_json = RuleSet.from_mapping(json.loads(rules.to_json(full=full)))
+    assert from_json == rules
+    assert from_json.preset == rules.preset
+
+
+@pytest.mark.parametrize("rules", SAMPLE_RULES)
+def test_round_trip_through_files(tmp_path: Path, rules: RuleSet) -> None:
+    toml_path = tmp_path / "rules.toml"
+    toml_path.write_text(rules.to_toml(), encoding="utf-8")
+    json_path = tmp_path / "rules.json"
+    json_path.write_text(rules.to_json(), encoding="utf-8")
+    assert RuleSet.from_file(toml_path) == rules
+    assert RuleSet.from_file(json_path) == rules
+
+
+def test_the_short_file_form_names_only_the_changes() -> None:
+    assert CLASSIC.to_mapping() == {"preset": "classic"}
+    for name, rules in PRESETS.items():
+        assert rules.to_mapping() == {"preset": name}
+    house = RuleSet.from_mapping({"preset": "ten-card", "goko": 12, "tane": 1})
+    assert house.to_mapping() == {"preset": "ten-card", "goko": 12, "tane": 1}
+    full = house.to_mapping(full=True)
+    assert set(full) == {"preset", *CLASSIC_FIELDS}
+
+
+@st.composite
+def overrides(draw: st.DrawFn) -> dict[str, Any]:
+    """Any valid overrides of §6 keys, as JSON/TOML values."""
+    values: dict[str, st.SearchStrategy[Any]] = {}
+    for key in POINTS_KEYS:
+        values[key] = st.integers(min_value=0, max_value=40)
+    for key in COUNT_KEYS:
+        values[key] = st.integers(min_value=1, max_value=12)
+    for key in ZERO_ALLOWED_INT_KEYS:
+        values[key] = st.integers(min_value=0, max_value=200)
+    values["rounds"] = st.integers(min_value=1, max_value=24)
+    for key in BOOL_KEYS:
+        values[key] = st.booleans()
+    for key, choices in CHOICE_KEYS.items():
+        values[key] = st.sampled_from(choices)
+    values["viewing_cancelled_by"] = st.lists(st.sampled_from(CANCELLERS), unique=True)
+    keys = draw(st.lists(st.sampled_from(sorted(values)), unique=True))
+    result = {key: draw(values[key]) for key in keys}
+    if draw(st.booleans()):
+        hand = draw(st.integers(min_value=1, max_value=23))
+        result["hand_size"] = hand
+        result["field_size"] = draw(st.integers(min_value=1, max_value=48 - 2 * hand))
+    return result
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(PRESET_NAMES), overrides())
+def test_any_valid_overrides_round_trip_through_toml_and_json(
+    preset: str, changes: dict[str, Any]
+) -> None:
+    rules = RuleSet.from_mapping({"preset": preset, **changes})
+    for key, value in changes.items():
+        got = plain(getattr(rules, key))
+        if isinstance(value, list):
+            assert sorted(got) == sorted(value)
+        else:
+            assert got == value
+    for full in (False, True):
+        for back in (
+            RuleSet.from_mapping(rules.to_mapping(full=full)),
+            RuleSet.from_mapping(tomllib.loads(rules.to_toml(full=full))),
+            RuleSet.from_mapping(json.loads(rules.to_json(full=full))),
+        ):
+            assert back == rules
+            assert back.preset == preset
+    text = [f"{key}={text_of(value)}" for key, value in changes.items()]
+    assert resolve_rules(preset, text) == rules
