@@ -65,7 +65,7 @@ class Record:
                 f"unknown record key {unknown[0]!r}; a record holds {', '.join(sorted(_KEYS))}"
             )
         version = data.get("version", RECORD_VERSION)
-        if version != RECORD_VERSION or isinstance(version, bool):
+        if type(version) is not int or version != RECORD_VERSION:
             raise RecordError(f"record version {version!r} is not supported (only 1)")
         try:
             rules = RuleSet.from_mapping(data.get("rules", {}))
@@ -107,11 +107,14 @@ def start_match(record: Record) -> Match:
     """The match a record starts from, before any action."""
     if record.deal is None:
         assert record.seed is not None
-        return Match(record.rules, record.seed)
+        try:
+            return Match(record.rules, record.seed)
+        except RulesError as error:  # rules that can never deal (endless redeals)
+            raise RecordError(f"record rules: {error}") from None
     deal = record.deal
     dealer = deal["dealer"]
     hands = deal["hands"]
-    if dealer not in (0, 1) or isinstance(dealer, bool):
+    if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer not in (0, 1):
         raise RecordError(f"record 'dealer' must be 0 or 1, not {_short(dealer)}")
     for key, value in (("field", deal["field"]), ("stock", deal["stock"])):
         if not _is_slug_list(value):
@@ -144,6 +147,8 @@ def replay(record: Record) -> Match:
             match.apply(action)
         except IllegalActionError as error:
             raise RecordError(f"action {index} ({_short(data)}): {error}", index) from None
+        except RulesError as error:  # the next round could not be dealt
+            raise RecordError(f"record rules: {error}") from None
     if record.result is not None:
         output = replay_output(match)
         if output != record.result:

@@ -335,7 +335,7 @@ class Round:
         month: int = 0,
     ) -> Round:
         """A round from given cards (slugs; the stock top card first). The deal must stand."""
-        if dealer not in (0, 1):
+        if not isinstance(dealer, int) or isinstance(dealer, bool) or dealer not in (0, 1):
             raise DealError(f"dealer must be 0 or 1, not {dealer!r}")
         if len(hands) != 2:
             raise DealError(f"a deal has two hands, not {len(hands)}")
@@ -534,11 +534,9 @@ class Round:
         game._pending = -1 if obs.pending_card is None else obs.pending_card
         game._pending_yaku = obs.yaku[obs.turn] if obs.phase is _DECISION else None
         game._baseline = list(obs.decided)
-        turn_start = obs.captured[obs.turn]
-        if obs.phase is _DRAW_CHOICE and obs.history and obs.history[-1].captured:
-            last = obs.history[-1]  # this turn's hand step
-            turn_start &= ~(last.captured | 1 << last.card)
-        game._turn_start = turn_start
+        # Mid-turn, the pending choice is sure to capture, so the pile as it stands
+        # serves as the turn's starting point.
+        game._turn_start = obs.captured[obs.turn]
         game._dealt = (hands[0], hands[1], obs.field)  # unknown: what is known now
         return game
 

@@ -1,0 +1,620 @@
+"""Records and replay: the contracts of RULES.md §7, and ``koikoi replay`` / ``simulate``."""
+
+from __future__ import annotations
+
+import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from koikoi.cards import SLUGS
+from koikoi.match import Match
+from koikoi.players import make_player
+from koikoi.record import (
+    Record,
+    RecordError,
+    load_record,
+    replay,
+    replay_output,
+    start_match,
+)
+from koikoi.round import Round
+from koikoi.rules import CLASSIC, PRESETS
+from koikoi.sim import play_out
+
+KOIKOI_SCRIPT = Path(sys.executable).parent / "koikoi"
+SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+
+# Two worked examples copied in, so the suite stands alone. Both have a koi-koi call by
+# the player who then loses the round (who holds {} in "yaku").
+
+# shared/examples/deal-single-deal-2.json
+EXAMPLE_SINGLE_DEAL_2: dict[str, Any] = json.loads(
+    '{"record": {"rules": {"preset": "single-deal"}, "dealer": 1, "hands": [["peony-plain-1", '
+    '"paulownia-plain-2", "plum-plain-1", "maple-deer", "plum-plain-2", "plum-warbler", '
+    '"maple-plain-1", "cherry-curtain"], ["clover-plain-1", "chrysanthemum-sake", '
+    '"maple-blue", "paulownia-phoenix", "clover-ribbon", "susuki-moon", "willow-ribbon", '
+    '"maple-plain-2"]], "field": ["susuki-geese", "iris-ribbon", "clover-boar", "plum-poetry", '
+    '"clover-plain-2", "susuki-plain-1", "susuki-plain-2", "cherry-poetry"], '
+    '"stock": ["peony-blue", "paulownia-plain-3", "pine-crane", "willow-lightning", '
+    '"chrysanthemum-plain-2", "iris-bridge", "wisteria-cuckoo", "peony-butterflies", '
+    '"cherry-plain-2", "paulownia-plain-1", "pine-plain-1", "wisteria-plain-1", '
+    '"wisteria-ribbon", "willow-swallow", "pine-poetry", "peony-plain-2", "pine-plain-2", '
+    '"iris-plain-1", "cherry-plain-1", "iris-plain-2", "wisteria-plain-2", "willow-rainman", '
+    '"chrysanthemum-plain-1", "chrysanthemum-blue"], "actions": [{"play": "clover-ribbon"}, '
+    '{"capture": "clover-boar"}, {"play": "cherry-curtain"}, {"play": "clover-plain-1"}, '
+    '{"play": "plum-plain-2"}, {"play": "willow-ribbon"}, {"play": "peony-plain-1"}, '
+    '{"play": "susuki-moon"}, {"play": "paulownia-plain-2"}, {"play": "chrysanthemum-sake"}, '
+    '{"play": "plum-plain-1"}, {"play": "paulownia-phoenix"}, {"koikoi": true}, '
+    '{"play": "plum-warbler"}, {"play": "maple-blue"}, {"play": "maple-deer"}, '
+    '{"stop": true}]}, "replay_output": {"rounds": [{"winner": 0, "points": [1, 0], '
+    '"yaku": [{"tan": 1}, {}], "calls": [0, 1]}], "totals": [1, 0], "winner": 0}}'
+)
+
+# shared/examples/deal-ten-card-2.json
+EXAMPLE_TEN_CARD_2: dict[str, Any] = json.loads(
+    '{"record": {"rules": {"preset": "ten-card"}, "dealer": 0, "hands": [["wisteria-plain-2", '
+    '"wisteria-cuckoo", "maple-plain-1", "willow-lightning", "paulownia-phoenix", '
+    '"pine-plain-1", "pine-poetry", "chrysanthemum-plain-2", "plum-plain-1", '
+    '"cherry-plain-2"], ["iris-bridge", "susuki-plain-1", "maple-plain-2", "pine-crane", '
+    '"chrysanthemum-sake", "peony-butterflies", "clover-plain-2", "cherry-curtain", '
+    '"maple-blue", "susuki-moon"]], "field": ["clover-plain-1", "willow-swallow", '
+    '"willow-rainman", "iris-plain-2", "chrysanthemum-blue", "susuki-plain-2", '
+    '"willow-ribbon", "iris-plain-1"], "stock": ["plum-poetry", "wisteria-ribbon", '
+    '"plum-warbler", "iris-ribbon", "cherry-plain-1", "peony-plain-1", "paulownia-plain-2", '
+    '"maple-deer", "wisteria-plain-1", "susuki-geese", "peony-blue", "paulownia-plain-3", '
+    '"peony-plain-2", "paulownia-plain-1", "clover-ribbon", "pine-plain-2", "plum-plain-2", '
+    '"clover-boar", "chrysanthemum-plain-1", "cherry-poetry"], '
+    '"actions": [{"play": "chrysanthemum-plain-2"}, {"play": "clover-plain-2"}, '
+    '{"play": "willow-lightning"}, {"play": "iris-bridge"}, {"capture": "iris-plain-2"}, '
+    '{"play": "wisteria-plain-2"}, {"play": "cherry-curtain"}, {"play": "pine-plain-1"}, '
+    '{"play": "susuki-plain-1"}, {"play": "paulownia-phoenix"}, {"play": "maple-plain-2"}, '
+    '{"play": "wisteria-cuckoo"}, {"koikoi": true}, {"play": "susuki-moon"}, '
+    '{"play": "pine-poetry"}, {"play": "peony-butterflies"}, {"stop": true}]}, '
+    '"replay_output": {"rounds": [{"winner": 1, "points": [0, 4], "yaku": [{}, {"kasu": 2}], '
+    '"calls": [1, 0]}], "totals": [0, 4], "winner": 1}}'
+)
+
+EMBEDDED = {"deal-single-deal-2": EXAMPLE_SINGLE_DEAL_2, "deal-ten-card-2": EXAMPLE_TEN_CARD_2}
+
+
+def replayed(data: Any) -> dict[str, Any]:
+    """The §7 output of replaying a record given as JSON data."""
+    return replay_output(replay(Record.from_json(data)))
+
+
+def refused(data: Any) -> RecordError:
+    """The error replaying a bad record raises (from reading it or from replaying it)."""
+    with pytest.raises(RecordError) as info:
+        replay(Record.from_json(data))
+    return info.value
+
+
+def example_record() -> dict[str, Any]:
+    return copy.deepcopy(EXAMPLE_SINGLE_DEAL_2["record"])
+
+
+def play_random(match: Match, seed: int, players: str = "random,random") -> Match:
+    names = players.split(",")
+    return play_out(match, [make_player(names[seat], seed + seat) for seat in (0, 1)])
+
+
+# -- the worked examples ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(EMBEDDED))
+def test_embedded_examples_replay_to_their_output(name: str) -> None:
+    example = EMBEDDED[name]
+    assert replayed(example["record"]) == example["replay_output"]
+    # With the output stored as the record's result, the replay checks and accepts it.
+    stored = {**example["record"], "result": example["replay_output"], "version": 1}
+    assert replayed(stored) == example["replay_output"]
+
+
+def test_the_loser_who_called_holds_nothing() -> None:
+    output = replayed(EXAMPLE_SINGLE_DEAL_2["record"])
+    (only,) = output["rounds"]
+    assert only["calls"] == [0, 1]
+    assert only["winner"] == 0
+    assert only["yaku"][1] == {}
+    assert output["totals"] == only["points"]
+
+
+def shared_example_files() -> list[Any]:
+    files = sorted(SHARED_EXAMPLES.glob("deal-*.json"))
+    if not files:
+        return [
+            pytest.param(
+                None,
+                marks=pytest.mark.skip(reason=f"no worked examples found in {SHARED_EXAMPLES}"),
+            )
+        ]
+    return [pytest.param(path, id=path.stem) for path in files]
+
+
+@pytest.mark.parametrize("path", shared_example_files())
+def test_every_shared_example_replays_to_its_output(path: Path) -> None:
+    example = json.loads(path.read_text(encoding="utf-8"))
+    assert replayed(example["record"]) == example["replay_output"]
+    if path.stem in EMBEDDED:
+        assert example == EMBEDDED[path.stem], "the embedded copy differs from the file"
+
+
+# -- round trips ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_seeded_match_round_trips_through_its_record(preset: str) -> None:
+    for seed in range(6):
+        rules = PRESETS[preset].with_overrides({"rounds": 3})
+        match = play_random(Match(rules, seed), seed)
+        assert match.is_over
+        record = Record.from_match(match)
+        data = json.loads(json.dumps(record.to_json()))
+        assert data["version"] == 1
+        assert data["seed"] == seed
+        assert data["rules"] == rules.to_mapping()
+        again = Record.from_json(data)
+        assert again == record
+        replayed_match = replay(again)
+        assert replay_output(replayed_match) == replay_output(match) == data["result"]
+        assert replayed_match.results == match.results
+        assert "finished" not in data["result"]
+
+
+def test_house_rules_travel_in_the_record() -> None:
+    rules = PRESETS["traditional"].with_overrides(
+        {"max_koikoi": 1, "exhausted": "dealer", "exhausted_points": 2, "rounds": 2}
+    )
+    match = play_random(Match(rules, 5), 5)
+    data = json.loads(json.dumps(Record.from_match(match).to_json()))
+    assert data["rules"]["max_koikoi"] == 1
+    assert replay(Record.from_json(data)).rules == rules
+    assert replayed(data) == replay_output(match)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_a_given_deal_round_trips_through_its_record(preset: str) -> None:
+    for seed in range(6):
+        game = Round.deal(PRESETS[preset], seed, seed % 2)
+        match = play_random(Match.single(game), seed, "greedy,random")
+        data = json.loads(json.dumps(Record.from_match(match).to_json()))
+        assert "seed" not in data
+        assert data["dealer"] == seed % 2
+        assert len(data["stock"]) == 48 - 2 * PRESETS[preset].hand_size - 8
+        assert replayed(data) == data["result"] == replay_output(match)
+        assert data["result"]["totals"] == data["result"]["rounds"][0]["points"]
+
+
+def test_a_given_deal_ignores_rounds_target_and_first_dealer() -> None:
+    record = example_record()
+    record["rules"] = {
+        "preset": "single-deal",
+        "rounds": 7,
+        "target_score": 1,
+        "first_dealer": "seat-0",
+    }
+    output = replayed(record)
+    assert output == EXAMPLE_SINGLE_DEAL_2["replay_output"]  # dealer 1 still deals
+    assert len(output["rounds"]) == 1
+
+
+def test_a_round_that_ends_at_the_deal_takes_no_action() -> None:
+    hand0 = [*TESHI, "pine-crane", "cherry-curtain", "wisteria-cuckoo", "iris-bridge"]
+    field = [
+        "pine-poetry",
+        "cherry-poetry",
+        "wisteria-ribbon",
+        "iris-ribbon",
+        "peony-blue",
+        "clover-ribbon",
+        "susuki-geese",
+        "maple-blue",
+    ]
+    hand1 = [
+        "peony-butterflies",
+        "clover-boar",
+        "susuki-moon",
+        "chrysanthemum-sake",
+        "maple-deer",
+        "willow-rainman",
+        "paulownia-phoenix",
+        "pine-plain-1",
+    ]
+    record = given_deal({"preset": "single-deal"}, hand0, hand1, field)
+    record["dealer"] = 1
+    assert replayed(record) == {
+        "rounds": [{"winner": 0, "points": [6, 0], "yaku": [{"teshi": 6}, {}], "calls": [0, 0]}],
+        "totals": [6, 0],
+        "winner": 0,
+    }
+    error = refused({**record, "actions": [{"play": "pine-plain-1"}]})
+    assert error.index == 0
+    assert "over" in str(error)
+
+
+# -- refused actions --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("index", [0, 3, 12, 16])
+def test_an_illegal_action_is_refused_with_its_index(index: int) -> None:
+    record = example_record()
+    # A card of the other hand, or from the field: never legal to play.
+    record["actions"][index] = {"play": "iris-ribbon"}
+    error = refused(record)
+    assert error.index == index
+    assert f"action {index}" in str(error)
+    assert "iris-ribbon" in str(error)
+
+
+def test_a_stop_with_no_decision_is_refused() -> None:
+    record = example_record()
+    record["actions"][2] = {"stop": True}
+    error = refused(record)
+    assert error.index == 2
+    assert "legal now" in str(error)
+
+
+def test_an_action_after_the_game_is_over_is_illegal_at_its_index() -> None:
+    record = example_record()
+    count = len(record["actions"])
+    record["actions"].append({"koikoi": True})
+    error = refused(record)
+    assert error.index == count
+    assert "over" in str(error)
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"play": "pine-crain"},
+        {"koikoi": False},
+        {"stop": "yes"},
+        {"play": "maple-deer", "capture": "maple-blue"},
+        "stop",
+        ["play", "maple-deer"],
+        None,
+        {},
+    ],
+)
+def test_a_malformed_action_is_refused_with_its_index(bad: Any) -> None:
+    record = example_record()
+    record["actions"][5] = bad
+    error = refused(record)
+    assert error.index == 5
+    assert "action 5" in str(error)
+
+
+def test_an_unfinished_record_replays_as_far_as_it_goes() -> None:
+    record = example_record()
+    record["actions"] = record["actions"][:-1]  # the stop is missing
+    output = replayed(record)
+    assert output == {"rounds": [], "totals": [0, 0], "winner": None, "finished": False}
+    seeded = Record.from_match(play_random(Match(CLASSIC.with_overrides({"rounds": 3}), 2), 2))
+    data = seeded.to_json()
+    del data["result"]
+    first_round_actions = len(data["actions"]) // 2
+    data["actions"] = data["actions"][:first_round_actions]
+    output = replayed(data)
+    assert output["finished"] is False
+    assert output["winner"] is None
+    assert len(output["rounds"]) < 3
+
+
+def test_a_stored_result_must_match_the_replay() -> None:
+    record = example_record()
+    wrong = copy.deepcopy(EXAMPLE_SINGLE_DEAL_2["replay_output"])
+    wrong["rounds"][0]["points"] = [2, 0]
+    wrong["totals"] = [2, 0]
+    error = refused({**record, "result": wrong})
+    assert "stored result" in str(error)
+    assert error.index is None
+    # An unfinished record's stored result says so.
+    short = {**record, "actions": record["actions"][:4]}
+    with pytest.raises(RecordError, match="stored result"):
+        replay(Record.from_json({**short, "result": EXAMPLE_SINGLE_DEAL_2["replay_output"]}))
+    unfinished = {"rounds": [], "totals": [0, 0], "winner": None, "finished": False}
+    assert replayed({**short, "result": unfinished}) == unfinished
+
+
+# -- bad records ----------------------------------------------------------------------
+
+
+def with_changes(**changes: Any) -> dict[str, Any]:
+    record = example_record()
+    record.update(changes)
+    return record
+
+
+def swapped_hand_card() -> dict[str, Any]:
+    record = example_record()
+    record["hands"][0][0] = record["hands"][1][0]  # that card twice, one missing
+    return record
+
+
+def short_hand() -> dict[str, Any]:
+    record = example_record()
+    record["stock"].append(record["hands"][0].pop())
+    return record
+
+
+@pytest.mark.parametrize(
+    ("data", "needles"),
+    [
+        (with_changes(extra=1), ["unknown record key", "extra"]),
+        (with_changes(version=2), ["version", "2"]),
+        (with_changes(version="1"), ["version"]),
+        (with_changes(version=True), ["version"]),
+        (with_changes(dealer=2), ["dealer", "2"]),
+        (with_changes(dealer="0"), ["dealer"]),
+        (with_changes(dealer=True), ["dealer"]),
+        (with_changes(dealer=1.0), ["dealer"]),
+        (with_changes(dealer=None), ["dealer"]),
+        (with_changes(field=["pine-crain", *example_record()["field"][1:]]), ["pine-crain"]),
+        (swapped_hand_card(), ["twice"]),
+        (short_hand(), ["hand 0", "7", "8"]),
+        (with_changes(hands=[example_record()["hands"][0]]), ["hands"]),
+        (with_changes(field="pine-crane"), ["field"]),
+        (with_changes(stock=[1, 2]), ["stock"]),
+        (with_changes(actions={"play": "maple-deer"}), ["actions", "list"]),
+        (with_changes(result=[1]), ["result"]),
+        (with_changes(rules={"preset": "classik"}), ["rules", "preset"]),
+        (with_changes(rules={"goko": -1}), ["goko"]),
+        (with_changes(seed=3), ["seed", "deal"]),
+        ({"rules": {}, "actions": []}, ["seed", "deal"]),
+        ({"seed": -1, "actions": []}, ["seed"]),
+        ({"seed": "1", "actions": []}, ["seed"]),
+        ([], ["object"]),
+    ],
+)
+def test_bad_records_give_clear_errors(data: Any, needles: list[str]) -> None:
+    error = refused(data)
+    assert error.index is None
+    for needle in needles:
+        assert needle in str(error)
+
+
+def given_deal(
+    rules: dict[str, Any], hand0: list[str], hand1: list[str], field: list[str]
+) -> dict[str, Any]:
+    """A given-deal record with no actions; the stock is the other cards in order."""
+    used = {*hand0, *hand1, *field}
+    stock = [slug for slug in SLUGS if slug not in used]
+    return {
+        "rules": rules,
+        "dealer": 0,
+        "hands": [hand0, hand1],
+        "field": field,
+        "stock": stock,
+        "actions": [],
+    }
+
+
+ONE_PER_MONTH = [  # eight months, one card each: no hand yaku
+    "pine-crane",
+    "peony-butterflies",
+    "clover-boar",
+    "susuki-moon",
+    "chrysanthemum-sake",
+    "maple-deer",
+    "willow-rainman",
+    "paulownia-phoenix",
+]
+ONE_PER_MONTH_TOO = [
+    "pine-poetry",
+    "peony-blue",
+    "clover-ribbon",
+    "susuki-geese",
+    "chrysanthemum-blue",
+    "maple-blue",
+    "willow-swallow",
+    "paulownia-plain-1",
+]
+FOUR_PAIRS = [
+    "plum-warbler",
+    "plum-poetry",
+    "cherry-curtain",
+    "cherry-poetry",
+    "wisteria-cuckoo",
+    "wisteria-ribbon",
+    "iris-bridge",
+    "iris-ribbon",
+]
+TESHI = ["plum-warbler", "plum-poetry", "plum-plain-1", "plum-plain-2"]
+
+
+def test_a_given_deal_that_would_be_redealt_is_refused() -> None:
+    pairs = given_deal({"preset": "single-deal"}, ONE_PER_MONTH, ONE_PER_MONTH_TOO, FOUR_PAIRS)
+    error = refused(pairs)
+    assert "redeal" in str(error)
+    assert error.index is None
+    # traditional does not redeal four pairs: the same deal stands.
+    standing = {**pairs, "rules": {"preset": "traditional"}}
+    assert replayed(standing)["finished"] is False
+
+    month_field = [*TESHI, "cherry-curtain", "wisteria-cuckoo", "iris-bridge", "iris-ribbon"]
+    whole_month = given_deal(
+        {"preset": "traditional"}, ONE_PER_MONTH, ONE_PER_MONTH_TOO, month_field
+    )
+    assert "redeal" in str(refused(whole_month))
+    assert replayed({**whole_month, "rules": {"preset": "classic"}})["finished"] is False
+
+
+def test_a_given_deal_with_two_hand_yaku_under_redeal_is_refused() -> None:
+    hand0 = [*TESHI, "pine-crane", "cherry-curtain", "wisteria-cuckoo", "iris-bridge"]
+    hand1 = [
+        "susuki-moon",
+        "susuki-geese",
+        "chrysanthemum-sake",
+        "chrysanthemum-blue",
+        "maple-deer",
+        "maple-blue",
+        "willow-rainman",
+        "willow-swallow",
+    ]  # four pairs: kuttsuki
+    field = [
+        "pine-poetry",
+        "cherry-poetry",
+        "wisteria-ribbon",
+        "iris-ribbon",
+        "peony-butterflies",
+        "clover-boar",
+        "paulownia-phoenix",
+        "peony-blue",
+    ]
+    record = given_deal({"preset": "single-deal"}, hand0, hand1, field)
+    assert "redeal" in str(refused(record))
+    both = {**record, "rules": {"preset": "single-deal", "both_hand_yaku": "both"}}
+    assert replayed(both) == {
+        "rounds": [
+            {
+                "winner": None,
+                "points": [6, 6],
+                "yaku": [{"teshi": 6}, {"kuttsuki": 6}],
+                "calls": [0, 0],
+            }
+        ],
+        "totals": [6, 6],
+        "winner": None,
+    }
+
+
+NEVER_DEALS = {"hand_size": 1, "field_size": 46, "redeal_four_of_month": True}
+"""Rules whose field (46 cards) always holds a whole month: every deal is redealt."""
+
+
+def test_a_seeded_record_whose_rules_cannot_deal_is_an_error() -> None:
+    error = refused({"rules": NEVER_DEALS, "seed": 4, "actions": []})
+    assert "rules" in str(error)
+    assert "redeal" in str(error)
+    assert error.index is None
+
+
+def test_load_record_errors(tmp_path: Path) -> None:
+    missing = tmp_path / "missing.json"
+    with pytest.raises(RecordError, match="cannot read"):
+        load_record(missing)
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json", encoding="utf-8")
+    with pytest.raises(RecordError, match="not JSON"):
+        load_record(broken)
+    good = tmp_path / "good.json"
+    good.write_text(json.dumps(example_record()), encoding="utf-8")
+    record = load_record(good)
+    assert replay_output(replay(record)) == EXAMPLE_SINGLE_DEAL_2["replay_output"]
+    assert start_match(record).actions == []
+
+
+# -- the command line -----------------------------------------------------------------
+
+
+def run_koikoi(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [str(KOIKOI_SCRIPT), *args], capture_output=True, text=True, timeout=120, check=False
+    )
+
+
+def test_replay_command_prints_the_json_output(tmp_path: Path) -> None:
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(EXAMPLE_TEN_CARD_2["record"]), encoding="utf-8")
+    done = run_koikoi("replay", str(path), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == EXAMPLE_TEN_CARD_2["replay_output"]
+    table = run_koikoi("replay", str(path))
+    assert table.returncode == 0
+    assert "kasu" in table.stdout
+
+
+def test_replay_command_reports_an_illegal_action_with_its_index(tmp_path: Path) -> None:
+    record = example_record()
+    record["actions"][7] = {"play": "pine-crane"}
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    done = run_koikoi("replay", str(path), "--json")
+    assert done.returncode == 1
+    output = json.loads(done.stdout)
+    assert set(output) == {"error", "index"}
+    assert output["index"] == 7
+    assert "pine-crane" in output["error"]
+    assert "pine-crane" in done.stderr
+
+
+def test_replay_command_reports_a_bad_record_without_index(tmp_path: Path) -> None:
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps(with_changes(version=9)), encoding="utf-8")
+    done = run_koikoi("replay", str(path), "--json")
+    assert done.returncode == 1
+    output = json.loads(done.stdout)
+    assert set(output) == {"error"}
+    assert "version" in output["error"]
+    plain = run_koikoi("replay", str(path))
+    assert plain.returncode == 1
+    assert plain.stdout == ""
+    assert "version" in plain.stderr
+
+
+def test_replay_command_reports_rules_that_cannot_deal(tmp_path: Path) -> None:
+    path = tmp_path / "never.json"
+    path.write_text(json.dumps({"rules": NEVER_DEALS, "seed": 0, "actions": []}))
+    done = run_koikoi("replay", str(path), "--json")
+    assert done.returncode == 1
+    output = json.loads(done.stdout)
+    assert set(output) == {"error"}
+    assert "redeal" in output["error"]
+    assert "Traceback" not in done.stderr
+
+
+def test_replay_command_unfinished(tmp_path: Path) -> None:
+    record = example_record()
+    record["actions"] = record["actions"][:3]
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    done = run_koikoi("replay", str(path), "--json")
+    assert done.returncode == 0
+    assert json.loads(done.stdout)["finished"] is False
+
+
+def test_simulate_writes_records_that_replay_to_their_results(tmp_path: Path) -> None:
+    out = tmp_path / "records"
+    done = run_koikoi(
+        "simulate", "--players", "greedy,random", "--matches", "3", "--seed", "1",
+        "--out", str(out), "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["games"] == 3
+    assert summary["players"] == ["greedy", "random"]
+    files = sorted(out.glob("*.json"))
+    assert [path.name for path in files] == [f"match-{n:05d}.json" for n in (1, 2, 3)]
+    rounds = 0
+    for path in files:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert "seed" in data
+        assert data["result"].get("finished", True) is True
+        record = load_record(path)
+        assert record.result is not None
+        assert replay_output(replay(record)) == data["result"]
+        rounds += len(data["result"]["rounds"])
+        replay_done = run_koikoi("replay", str(path), "--json") if path == files[0] else None
+        if replay_done is not None:
+            assert json.loads(replay_done.stdout) == data["result"]
+    assert summary["rounds"] == rounds
+
+
+def test_simulate_single_deals_write_given_deal_records(tmp_path: Path) -> None:
+    out = tmp_path / "deals"
+    done = run_koikoi(
+        "simulate", "--rules", "traditional", "--rounds", "4", "--seed", "3",
+        "--out", str(out), "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    files = sorted(out.glob("round-*.json"))
+    assert len(files) == 4
+    for index, path in enumerate(files):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert data["dealer"] == index % 2
+        assert replay_output(replay(load_record(path))) == data["result"]
