@@ -11,6 +11,7 @@ from koikoi.cli.common import fail
 from koikoi.cli.games import replay_command, simulate_command
 from koikoi.cli.rules import rules_command
 from koikoi.cli.score import score_command
+from koikoi.cli.tournament import tournament_command
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,6 +24,7 @@ cli.add_command(score_command)
 cli.add_command(rules_command)
 cli.add_command(replay_command)
 cli.add_command(simulate_command)
+cli.add_command(tournament_command)
 
 
 def main() -> None:

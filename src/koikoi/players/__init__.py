@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Callable
-from typing import Protocol
+from typing import Any, Protocol
 
 from koikoi.players.baseline import GreedyPlayer, RandomPlayer
+from koikoi.players.expert import ExpertPlayer
+from koikoi.players.heuristic import EasyPlayer, NormalPlayer
 from koikoi.round import Action, Observation
 
 
@@ -27,18 +29,22 @@ class Player(Protocol):
         ...
 
 
-PLAYERS: dict[str, Callable[[int], Player]] = {
+PLAYERS: dict[str, Callable[..., Player]] = {
     "random": RandomPlayer,
     "greedy": GreedyPlayer,
+    "easy": EasyPlayer,
+    "normal": NormalPlayer,
+    "expert": ExpertPlayer,
 }
-"""Player factories by name; each takes a seed."""
+"""Player factories by name; each takes a seed (the expert also a think budget)."""
 
 
 class UnknownPlayerError(ValueError):
     pass
 
 
-def make_player(name: str, seed: int) -> Player:
+def make_player(name: str, seed: int, **options: Any) -> Player:
+    """A player by name; ``options`` go to its factory (``budget_ms`` for the expert)."""
     try:
         factory = PLAYERS[name]
     except KeyError:
@@ -47,4 +53,4 @@ def make_player(name: str, seed: int) -> Player:
         raise UnknownPlayerError(
             message + (f" (did you mean {close[0]!r}?)" if close else "")
         ) from None
-    return factory(seed)
+    return factory(seed, **options)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, ids
+from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
 from koikoi.round import CAPTURE_BASE, STOP, Action, Observation, Phase
 from koikoi.yaku import scorer_for
 
@@ -38,21 +38,32 @@ class GreedyPlayer:
         obs = observation
         if obs.phase is Phase.DECISION:
             return STOP
-        return max(obs.legal_actions, key=lambda action: _gain(obs, action))
+        return max(obs.legal_actions, key=lambda action: move_gain(obs, action))
 
 
-def _gain(obs: Observation, action: Action) -> tuple[int, int]:
+def taken_by(obs: Observation, action: Action) -> CardSet:
+    """The cards a play or capture puts in the pile (for a play meeting two field
+    cards, with the more valuable one); 0 for a play that captures nothing."""
     if action >= CAPTURE_BASE:
         assert obs.pending_card is not None
-        taken = (1 << (action - CAPTURE_BASE)) | (1 << obs.pending_card)
-    else:
-        matches = obs.field & MONTH_MASK_OF[action]
-        if not matches:
-            return 0, -CARD_VALUES[action]
-        if matches.bit_count() == 2:  # the better of the two will be chosen
-            best = max(ids(matches), key=CARD_VALUES.__getitem__)
-            matches = 1 << best
-        taken = matches | (1 << action)
+        return (1 << (action - CAPTURE_BASE)) | (1 << obs.pending_card)
+    matches = obs.field & MONTH_MASK_OF[action]
+    if not matches:
+        return 0
+    if matches.bit_count() == 2:
+        matches = 1 << max(ids(matches), key=CARD_VALUES.__getitem__)
+    return matches | (1 << action)
+
+
+def move_gain(obs: Observation, action: Action) -> tuple[int, int]:
+    """What a play or capture adds at once: (yaku points, card values captured).
+
+    A play that captures nothing scores minus its own value: it is offered to the
+    opponent. A play that meets two field cards counts the better one.
+    """
+    taken = taken_by(obs, action)
+    if not taken:
+        return 0, -CARD_VALUES[action]
     scorer = scorer_for(obs.rules)
     own = obs.captured[obs.seat]
     gained = scorer.total(own | taken, obs.month) - scorer.total(own, obs.month)

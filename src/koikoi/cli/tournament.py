@@ -1,0 +1,158 @@
+"""``koikoi tournament``: measure players against each other."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import Progress
+from rich.table import Table
+
+from koikoi.cli.common import fail, load_rules, rules_options
+from koikoi.players import PLAYERS
+from koikoi.tournament import PairResult, elo_ratings, round_robin, run, schedule, tally
+
+
+def _names(value: str) -> list[str]:
+    names = [name.strip() for name in value.split(",") if name.strip()]
+    for name in names:
+        if name not in PLAYERS:
+            raise click.BadParameter(f"unknown player {name!r}; players: {', '.join(PLAYERS)}")
+    return names
+
+
+def _pairs(value: str) -> list[tuple[str, str]]:
+    pairs = []
+    for item in value.split(","):
+        a, sep, b = item.strip().partition(":")
+        if not sep:
+            raise click.BadParameter(f"a pair is A:B, not {item.strip()!r}")
+        (a,), (b,) = _names(a), _names(b)
+        pairs.append((a, b))
+    return pairs
+
+
+def plot_ladder(elo: dict[str, float], path: Path, title: str) -> None:
+    """Draw the Elo ladder as a bar chart (needs the ``plot`` extra: matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        fail("--plot needs matplotlib: pip install 'koikoi[plot]'")
+    ladder = sorted(elo.items(), key=lambda item: item[1])
+    figure, axes = plt.subplots(figsize=(6, 1 + 0.5 * len(ladder)))
+    axes.barh([name for name, _ in ladder], [rating for _, rating in ladder], color="#b5403a")
+    low = min(rating for _, rating in ladder)
+    axes.set_xlim(left=min(low - 100, 1300))
+    for index, (_, rating) in enumerate(ladder):
+        axes.text(rating, index, f" {rating:.0f}", va="center")
+    axes.set_xlabel("Elo")
+    axes.set_title(title)
+    figure.tight_layout()
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+@click.command("tournament")
+@rules_options
+@click.option("--players", "players_text", help="Players for a round-robin, comma-separated.")
+@click.option("--pairs", "pairs_text", help="Or explicit pairs: A:B,C:D.")
+@click.option(
+    "--matches", type=click.IntRange(min=1), help="Matches per pair (seat-swapped pairs)."
+)
+@click.option("--rounds", type=click.IntRange(min=1), help="Or single deals per pair.")
+@click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
+@click.option(
+    "--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
+    show_default="all cores", help="Processes to play in.",
+)  # fmt: skip
+@click.option("--budget-ms", type=click.FloatRange(min=1), help="Expert: wall-clock cap per move.")
+@click.option("--rollouts", type=click.IntRange(min=1), help="Expert: rollouts per move.")
+@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write records here.")
+@click.option(
+    "--plot", type=click.Path(path_type=Path, dir_okay=False), help="Draw the Elo ladder."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+def tournament_command(
+    rules_spec: str | None,
+    assignments: tuple[str, ...],
+    players_text: str | None,
+    pairs_text: str | None,
+    matches: int | None,
+    rounds: int | None,
+    seed: int,
+    workers: int,
+    budget_ms: float | None,
+    rollouts: int | None,
+    out: Path | None,
+    plot: Path | None,
+    as_json: bool,
+) -> None:
+    """Play players against each other over seat-swapped deals and rate them."""
+    if bool(players_text) == bool(pairs_text):
+        fail("give exactly one of --players A,B,... or --pairs A:B,...", as_json=as_json)
+    if bool(matches) == bool(rounds):
+        fail("give exactly one of --matches N or --rounds N", as_json=as_json)
+    try:
+        pairs = round_robin(_names(players_text)) if players_text else _pairs(pairs_text or "")
+    except click.BadParameter as error:
+        fail(error.format_message(), as_json=as_json)
+    if not pairs or any(a == b for a, b in pairs):
+        fail("a tournament needs pairs of two different players", as_json=as_json)
+    rules = load_rules(rules_spec, assignments, as_json=as_json)
+    expert: dict[str, Any] = {}
+    if budget_ms is not None:
+        expert["budget_ms"] = budget_ms
+    if rollouts is not None:
+        expert["rollouts"] = rollouts
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
+    games = schedule(
+        rules, pairs, games=matches or rounds or 0, seed=seed, single_round=bool(rounds),
+        options={"expert": expert}, out=out,
+    )  # fmt: skip
+    with Progress(disable=as_json, transient=True) as progress:
+        task = progress.add_task("playing", total=len(games))
+        results = tally(run(games, workers), lambda: progress.advance(task))
+    elo = elo_ratings(results)
+    summary = {
+        "rules": rules.to_mapping(),
+        "pairs": [result.to_json() for result in results],
+        "elo": elo,
+    }
+    if plot is not None:
+        plot_ladder(elo, plot, f"koikoi ladder ({rules.preset})")
+    if as_json:
+        click.echo(json.dumps(summary))
+    else:
+        _print_results(results, elo)
+
+
+def _print_results(results: list[PairResult], elo: dict[str, float]) -> None:
+    console = Console()
+    table = Table("a", "b", "matches", "a wins", "b wins", "draws", "a score (95% CI)",
+                  "a pts/round", "b pts/round", title="Pairs")  # fmt: skip
+    for result in results:
+        data = result.to_json()
+        low, high = data["a_score_ci95"]
+        table.add_row(
+            result.a, result.b, str(result.matches), str(result.a_wins), str(result.b_wins),
+            str(result.draws), f"{data['a_score']:.1%} ({low:.1%}-{high:.1%})",
+            _with_interval(data["a_points_per_round"], data["a_points_per_round_ci95"]),
+            _with_interval(data["b_points_per_round"], data["b_points_per_round_ci95"]),
+        )  # fmt: skip
+    console.print(table)
+    ladder = Table("player", "Elo", title="Ladder")
+    for name, rating in sorted(elo.items(), key=lambda item: -item[1]):
+        ladder.add_row(name, f"{rating:.0f}")
+    console.print(ladder)
+
+
+def _with_interval(mean: float, interval: list[float]) -> str:
+    return f"{mean:.2f} ±{(interval[1] - interval[0]) / 2:.2f}"

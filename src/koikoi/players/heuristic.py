@@ -1,0 +1,132 @@
+"""The easy and normal computer players: rules of thumb, no look-ahead.
+
+- easy captures loosely (often any capture, not the best one) and stops at its first
+  yaku;
+- normal takes the strongest capture, discards what helps the opponent least, and
+  gambles koi-koi while the pot is small and cards remain.
+"""
+
+from __future__ import annotations
+
+import random
+
+from koikoi.cards import (
+    ANIMALS,
+    BLUE_RIBBONS,
+    BRIGHTS,
+    CARD_VALUES,
+    CHERRY_CURTAIN,
+    GRASS_RIBBONS,
+    INOSHIKACHO,
+    MONTH_MASK_OF,
+    PLAINS,
+    POETRY_RIBBONS,
+    RIBBONS,
+    SAKE_CUP,
+    SUSUKI_MOON,
+    CardSet,
+)
+from koikoi.players.baseline import move_gain, taken_by
+from koikoi.round import KOIKOI, STOP, Action, Observation, Phase
+from koikoi.rules import RuleSet
+
+
+class EasyPlayer:
+    name = "easy"
+
+    #: How often easy takes any capture instead of the best one.
+    LOOSE = 0.4
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, observation: Observation) -> Action:
+        obs = observation
+        if obs.phase is Phase.DECISION:
+            return STOP
+        legal = obs.legal_actions
+        if obs.phase is Phase.PLAY and self._rng.random() < self.LOOSE:
+            capturing = [card for card in legal if obs.field & MONTH_MASK_OF[card]]
+            if capturing:
+                return self._rng.choice(capturing)
+        return max(legal, key=lambda a: (move_gain(obs, a), self._rng.random()))
+
+
+def _sets(rules: RuleSet) -> tuple[tuple[CardSet, int, int], ...]:
+    """(cards, how many are needed, points) of each yaku a pile can grow toward."""
+    sets = (
+        (BRIGHTS, 3, rules.sanko or rules.shiko),
+        (INOSHIKACHO, 3, rules.inoshikacho),
+        (POETRY_RIBBONS, 3, rules.akatan),
+        (BLUE_RIBBONS, 3, rules.aotan),
+        (GRASS_RIBBONS, 3, rules.kusatan),
+        (SUSUKI_MOON | SAKE_CUP, 2, rules.tsukimi),
+        (CHERRY_CURTAIN | SAKE_CUP, 2, rules.hanami),
+        (ANIMALS, rules.tane_min, rules.tane),
+        (RIBBONS, rules.tan_min, rules.tan),
+        (PLAINS, rules.kasu_min, rules.kasu),
+    )
+    return tuple(entry for entry in sets if entry[2])
+
+
+def potential(own: CardSet, opponent: CardSet, rules: RuleSet) -> float:
+    """How far a pile is along the yaku still open to it, in rough points.
+
+    Each yaku adds its points times the square of the share of its cards held (so
+    the last cards of a set count most); a yaku the opponent has made impossible
+    adds nothing.
+    """
+    total = 0.0
+    for cards, needed, points in _sets(rules):
+        if (cards & ~opponent).bit_count() >= needed:
+            held = min((own & cards).bit_count(), needed)
+            total += points * (held / needed) ** 2
+    return total
+
+
+def discard_cost(obs: Observation, card: int) -> int:
+    """What leaving ``card`` on the field risks: nothing once its month is dead.
+
+    When every other card of its month is already in sight, the opponent cannot
+    capture it (only this seat could, with a card of its own hand).
+    """
+    live = obs.unseen & MONTH_MASK_OF[card]
+    return CARD_VALUES[card] if live else 0
+
+
+class NormalPlayer:
+    name = "normal"
+
+    #: Normal calls koi-koi while its yaku are worth at most this many points...
+    SMALL_POT = 5
+    #: ...and it still holds at least this many cards.
+    CARDS_LEFT = 4
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+
+    def choose(self, observation: Observation) -> Action:
+        obs = observation
+        if obs.phase is Phase.DECISION:
+            return KOIKOI if self._gamble(obs) else STOP
+        # Random tie-breaks keep normal from being fully predictable.
+        return max(obs.legal_actions, key=lambda a: (self._value(obs, a), self._rng.random()))
+
+    def _value(self, obs: Observation, action: Action) -> float:
+        """Yaku made now first, then progress toward own yaku and away from theirs."""
+        yaku, values = move_gain(obs, action)
+        if obs.phase is Phase.PLAY and not obs.field & MONTH_MASK_OF[action]:
+            return -discard_cost(obs, action) / 10
+        taken = taken_by(obs, action)
+        own, opponent = obs.captured[obs.seat], obs.captured[1 - obs.seat]
+        rules = obs.rules
+        progress = potential(own | taken, opponent, rules) - potential(own, opponent, rules)
+        # A card taken is a card the opponent cannot have.
+        denial = potential(opponent | taken, own, rules) - potential(opponent, own, rules)
+        return 10 * yaku + progress + denial / 2 + values / 100
+
+    def _gamble(self, obs: Observation) -> bool:
+        pot = sum(obs.yaku[obs.seat].values())
+        opponent_threat = bool(obs.yaku[1 - obs.seat])
+        cards_left = obs.hand.bit_count()
+        return pot <= self.SMALL_POT and cards_left >= self.CARDS_LEFT and not opponent_threat
