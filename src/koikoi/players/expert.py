@@ -32,7 +32,7 @@ from koikoi.round import (
     RoundResult,
 )
 
-DEFAULT_ROLLOUTS = 1200
+DEFAULT_ROLLOUTS = 2000
 """Rollouts per decision at the default budget, shared among the legal actions."""
 
 ROUND_SPREAD = 6.0
@@ -60,7 +60,9 @@ def rollout_action(game: Round, noise: Callable[[], float]) -> Action:
     if phase is _PLAY:
         field = game.field
         best, best_score = -1, -1e9
-        for card in ids(game.hands[game.turn]):
+        # With forced_capture the legal plays are the matching cards, when there are any.
+        hand = game.legal_actions() if game.rules.forced_capture else ids(game.hands[game.turn])
+        for card in hand:
             matches = field & MONTH_MASK_OF[card]
             score: float
             if matches:
