@@ -276,7 +276,7 @@ def test_tsukifuda_counts_only_the_rounds_month_in_a_match() -> None:
 def test_a_given_deal_has_an_unknown_month() -> None:
     rules = rules_with(tsukifuda=4)
     data = Round.deal(rules, 3, 0).deal_json()
-    match = Match.from_deal(rules, 0, data["hands"], data["field"], data["stock"])
+    match = Match.single(Round.from_deal(rules, 0, data["hands"], data["field"], data["stock"]))
     assert match.round.month == 0
 
 
@@ -286,7 +286,7 @@ def test_a_given_deal_has_an_unknown_month() -> None:
 def test_a_given_deal_is_a_match_of_one_round() -> None:
     rules = rules_with(rounds=12, target_score=50, first_dealer="seat-0")
     data = Round.deal(rules, 8, 1).deal_json()
-    match = Match.from_deal(rules, 1, data["hands"], data["field"], data["stock"])
+    match = Match.single(Round.from_deal(rules, 1, data["hands"], data["field"], data["stock"]))
     assert match.round.dealer == 1  # first_dealer does not apply
     assert match.view().rounds == 1
     assert match.view().target_score == 0

@@ -15,7 +15,6 @@ randomness comes from the match's seed, so a seed and the actions replay the mat
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 
 from koikoi.cards import MONTH_OF
 from koikoi.round import Action, MatchView, Observation, Round, RoundResult, shuffled_deck
@@ -46,8 +45,8 @@ def draw_for_dealer(rng: random.Random) -> int:
 class Match:
     """Rounds between seats 0 and 1 until ``rounds`` are played or ``target_score`` is met.
 
-    Built from a seed (every deal shuffled from it), or with :meth:`from_deal` as the
-    one given deal of a record: then ``rounds``, ``target_score`` and ``first_dealer``
+    Built from a seed (every deal shuffled from it), or with :meth:`single` as one
+    given deal: then ``rounds``, ``target_score`` and ``first_dealer``
     do not apply and the match is that single round.
     """
 
@@ -69,20 +68,11 @@ class Match:
         self._book_if_over()
 
     @classmethod
-    def from_deal(
-        cls,
-        rules: RuleSet,
-        dealer: int,
-        hands: Sequence[Sequence[str]],
-        field: Sequence[str],
-        stock: Sequence[str],
-    ) -> Match:
-        """A single given deal (slugs, stock top first); the round month is unknown."""
-        return cls.single(Round.from_deal(rules, dealer, hands, field, stock))
-
-    @classmethod
     def single(cls, round: Round) -> Match:
-        """A match of one round that has just been dealt (recorded as a given deal)."""
+        """A match of one round that has just been dealt (recorded as a given deal).
+
+        ``Match.single(Round.from_deal(...))`` is the match of a given-deal record.
+        """
         game = object.__new__(cls)
         game.rules = round.rules
         game.seed = None

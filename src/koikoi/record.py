@@ -18,7 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from koikoi.match import Match
-from koikoi.round import Action, DealError, IllegalActionError, action_from_json, action_to_json
+from koikoi.round import (
+    DealError,
+    IllegalActionError,
+    Round,
+    action_from_json,
+    action_to_json,
+)
 from koikoi.rules import RulesError, RuleSet
 
 RECORD_VERSION = 1
@@ -122,9 +128,10 @@ def start_match(record: Record) -> Match:
     if not isinstance(hands, list) or len(hands) != 2 or not all(map(_is_slug_list, hands)):
         raise RecordError(f"record 'hands' must be two lists of card slugs, not {_short(hands)}")
     try:
-        return Match.from_deal(record.rules, dealer, hands, deal["field"], deal["stock"])
+        given = Round.from_deal(record.rules, dealer, hands, deal["field"], deal["stock"])
     except DealError as error:
         raise RecordError(f"record deal: {error}") from None
+    return Match.single(given)
 
 
 def replay(record: Record) -> Match:
@@ -180,10 +187,6 @@ def load_record(path: str | Path) -> Record:
     except json.JSONDecodeError as error:
         raise RecordError(f"record {str(path)!r} is not JSON: {error}") from None
     return Record.from_json(data)
-
-
-def actions_json(actions: list[Action]) -> list[dict[str, Any]]:
-    return [action_to_json(action) for action in actions]
 
 
 def _is_slug_list(value: Any) -> bool:

@@ -528,7 +528,7 @@ class Round:
         game.calls = list(obs.calls)
         game.turn = obs.turn
         game.phase = obs.phase
-        game.history = [tuple(event) for event in obs.history]  # type: ignore[misc]
+        game.history = [(e.seat, e.source, e.card, e.captured) for e in obs.history]
         game.hand_yaku = ({}, {})
         game.result = obs.result
         game._pending = -1 if obs.pending_card is None else obs.pending_card
