@@ -75,7 +75,8 @@ def ladder(args: argparse.Namespace) -> dict[str, Any]:
             {
                 key: value
                 for key, value in result.to_json().items()
-                if key in ("a", "b", "matches", "a_wins", "b_wins", "draws", "a_score", "a_score_ci95")
+                if key
+                in ("a", "b", "matches", "a_wins", "b_wins", "draws", "a_score", "a_score_ci95")
             }
             for result in results
         ],
