@@ -103,8 +103,10 @@ def tournament_command(
         pairs = round_robin(_names(players_text)) if players_text else _pairs(pairs_text or "")
     except click.BadParameter as error:
         fail(error.format_message(), as_json=as_json)
-    if not pairs or any(a == b for a, b in pairs):
-        fail("a tournament needs pairs of two different players", as_json=as_json)
+    same = next((f"{a}:{b}" for a, b in pairs if a == b), None)
+    if not pairs or same:
+        given = same or players_text or pairs_text
+        fail(f"a tournament needs pairs of two different players, not {given!r}", as_json=as_json)
     rules = load_rules(rules_spec, assignments, as_json=as_json)
     expert: dict[str, Any] = {}
     if budget_ms is not None:

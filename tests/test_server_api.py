@@ -1,0 +1,213 @@
+"""The HTTP API: whole matches through HTTP, refusals, and no hidden card ever sent."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from koikoi.cards import SLUGS, ids
+from koikoi.rules import PRESETS
+from koikoi.server.app import create_app
+from koikoi.server.games import COMPUTER, GameSession
+
+FAST_EXPERT = {"rollouts": 24}
+
+
+@pytest.fixture
+def client() -> TestClient:
+    return TestClient(
+        create_app(secret_key="test", expert_options=FAST_EXPERT, rng=random.Random(2026))
+    )
+
+
+def session_of(client: TestClient, game_id: str) -> GameSession:
+    """The server's own session (tests may look behind the curtain; browsers cannot)."""
+    app: Any = client.app
+    return app.state.games._games[game_id]  # type: ignore[no-any-return]
+
+
+def hidden_slugs(session: GameSession) -> set[str]:
+    game = session.match.round
+    hidden = game.hands[COMPUTER] | sum(1 << card for card in game.stock_left)
+    return {SLUGS[card] for card in ids(hidden)}
+
+
+def new_game(client: TestClient, difficulty: str, rules: dict[str, Any]) -> dict[str, Any]:
+    response = client.post("/api/games", json={"difficulty": difficulty, "rules": rules})
+    assert response.status_code == 201, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def play_through(client: TestClient, body: dict[str, Any], seed: int) -> dict[str, Any]:
+    """Play random legal moves until the match ends, checking every response."""
+    rng = random.Random(seed)
+    state = body["state"]
+    session = session_of(client, state["id"])
+    assert_nothing_hidden(body, session)
+    while not state["over"]:
+        assert state["your_turn"], state
+        action = rng.choice(state["legal"])
+        response = client.post(
+            f"/api/games/{state['id']}/actions",
+            json={"action": action, "version": state["version"]},
+        )
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert_nothing_hidden(body, session)
+        state = body["state"]
+    final: dict[str, Any] = state
+    return final
+
+
+def assert_nothing_hidden(body: dict[str, Any], session: GameSession) -> None:
+    """No card of the computer's hand or the stock, and not the seed, is in a response.
+
+    Events before the response's last deal belong to a finished round: the cards they
+    name were revealed by play then, and may be in the new deal's hidden cards now.
+    """
+    events = body.get("events", [])
+    deals = [index for index, event in enumerate(events) if event["type"] == "deal"]
+    current = json.dumps([body["state"], events[deals[-1] :] if deals else events])
+    sent = {slug for slug in SLUGS if f'"{slug}"' in current}
+    if not session.match.is_over:
+        assert not sent & hidden_slugs(session)
+    for event in events[: deals[-1]] if deals else []:
+        assert event["type"] in ("play", "draw", "koikoi", "stop", "yaku", "round-over")
+    text = json.dumps(body)
+    assert str(session.match.seed) not in text
+    assert "seed" not in text
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+@pytest.mark.parametrize("difficulty", ["easy", "normal", "expert"])
+def test_whole_matches_through_http(client: TestClient, preset: str, difficulty: str) -> None:
+    rules = {"preset": preset, "rounds": 2} if preset != "single-deal" else {"preset": preset}
+    body = new_game(client, difficulty, rules)
+    state = play_through(client, body, seed=len(preset))
+    assert state["over"]
+    assert state["winner"] in (0, 1, None)
+    assert sum(result["points"][0] for result in state["results"]) == state["totals"][0]
+    assert len(state["results"]) <= (1 if preset == "single-deal" else 2)
+
+
+def test_a_state_shows_the_table(client: TestClient) -> None:
+    state = new_game(client, "normal", {"preset": "classic"})["state"]
+    assert len(state["hand"]) == 8 or state["turn"] == 1
+    assert state["opponent_hand"] in (7, 8)
+    assert set(state["captured"][0]) == {"bright", "animal", "ribbon", "plain"}
+    assert state["round"] == 1
+    assert state["rounds"] == 12
+    assert state["target_score"] == 50
+    assert state["rules"]["goko"] == 10
+    assert state["your_turn"]
+    assert state["phase"] == "play"
+    assert all(set(action) == {"play"} for action in state["legal"])
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing(client: TestClient) -> None:
+    state = new_game(client, "easy", {"preset": "classic"})["state"]
+    not_in_hand = next(slug for slug in SLUGS if slug not in state["hand"])
+    response = client.post(
+        f"/api/games/{state['id']}/actions",
+        json={"action": {"play": not_in_hand}, "version": state["version"]},
+    )
+    assert response.status_code == 400
+    assert not_in_hand in response.json()["detail"]
+    after = client.get(f"/api/games/{state['id']}").json()["state"]
+    assert after == state
+
+
+def test_a_malformed_action_is_refused(client: TestClient) -> None:
+    state = new_game(client, "easy", {"preset": "classic"})["state"]
+    response = client.post(
+        f"/api/games/{state['id']}/actions",
+        json={"action": {"dance": 1}, "version": state["version"]},
+    )
+    assert response.status_code == 400
+    assert "dance" in response.json()["detail"]
+
+
+def test_a_stale_action_is_refused(client: TestClient) -> None:
+    state = new_game(client, "easy", {"preset": "classic"})["state"]
+    response = client.post(
+        f"/api/games/{state['id']}/actions",
+        json={"action": state["legal"][0], "version": state["version"] - 1},
+    )
+    assert response.status_code == 409
+    assert "reload" in response.json()["detail"]
+    assert client.get(f"/api/games/{state['id']}").json()["state"]["version"] == state["version"]
+
+
+def test_another_browser_cannot_see_or_play_a_game(client: TestClient) -> None:
+    state = new_game(client, "easy", {"preset": "classic"})["state"]
+    stranger = TestClient(client.app)
+    assert stranger.get(f"/api/games/{state['id']}").status_code == 404
+    response = stranger.post(
+        f"/api/games/{state['id']}/actions",
+        json={"action": state["legal"][0], "version": state["version"]},
+    )
+    assert response.status_code == 404
+
+
+def test_bad_house_rules_name_the_key(client: TestClient) -> None:
+    response = client.post("/api/games", json={"difficulty": "easy", "rules": {"gokoo": 3}})
+    assert response.status_code == 422
+    assert "gokoo" in response.json()["detail"]
+
+
+def test_an_unknown_difficulty_is_refused(client: TestClient) -> None:
+    response = client.post("/api/games", json={"difficulty": "godlike"})
+    assert response.status_code == 422
+
+
+def test_acting_after_the_match_is_over_is_refused(client: TestClient) -> None:
+    body = new_game(client, "easy", {"preset": "single-deal"})
+    state = play_through(client, body, seed=3)
+    response = client.post(
+        f"/api/games/{state['id']}/actions",
+        json={"action": {"stop": True}, "version": state["version"]},
+    )
+    assert response.status_code == 409
+
+
+def test_events_show_the_computers_moves(client: TestClient) -> None:
+    state = new_game(client, "normal", {"preset": "classic"})["state"]
+    seen: list[tuple[str, int]] = []
+    while ("draw", 1) not in seen:
+        response = client.post(
+            f"/api/games/{state['id']}/actions",
+            json={"action": state["legal"][0], "version": state["version"]},
+        ).json()
+        seen += [(event["type"], event["seat"]) for event in response["events"] if "seat" in event]
+        state = response["state"]
+    # The human's play and draw come first, then the computer's play and draw.
+    assert seen.index(("play", 0)) < seen.index(("draw", 0)) < seen.index(("play", 1))
+    assert seen.index(("play", 1)) < seen.index(("draw", 1))
+
+
+def test_house_rules_and_the_rules_catalog(client: TestClient) -> None:
+    catalog = client.get("/api/rules").json()
+    assert {field["key"] for field in catalog["fields"]} >= {"goko", "decision", "target_score"}
+    assert catalog["presets"]["traditional"]["double_at"] == 8
+    state = new_game(client, "easy", {"preset": "traditional", "rounds": 3, "goko": 12})["state"]
+    assert state["rules"]["goko"] == 12
+    assert state["rounds"] == 3
+
+
+def test_the_openapi_schema_describes_the_api(client: TestClient) -> None:
+    schema = client.get("/api/openapi.json").json()
+    assert "/api/games" in schema["paths"]
+    assert "/api/games/{game_id}/actions" in schema["paths"]
+
+
+def test_the_session_cookie_is_signed_and_http_only(client: TestClient) -> None:
+    response = client.post("/api/games", json={"difficulty": "easy"})
+    cookie = response.headers["set-cookie"]
+    assert "koikoi_session=" in cookie
+    assert "httponly" in cookie.lower()
+    assert "samesite=lax" in cookie.lower()
