@@ -24,6 +24,7 @@ from koikoi import __version__
 from koikoi.round import IllegalActionError
 from koikoi.rules import RulesError, RuleSet
 from koikoi.server.games import GameOverError, GameRegistry, GameSession, StaleActionError
+from koikoi.server.i18n import LOCALES, best_locale, client_catalog, languages
 from koikoi.server.views import cards_catalog, rules_catalog, state_json
 
 WEB = resources.files("koikoi") / "web"
@@ -124,6 +125,21 @@ def create_app(
         except (IllegalActionError, ValueError) as error:
             raise HTTPException(400, str(error)) from None
         return {"state": state_json(session), "events": events}
+
+    @app.get("/api/i18n")
+    def i18n_index(request: Request) -> dict[str, Any]:
+        """The languages, and the one that best fits the browser's Accept-Language."""
+        return {
+            "languages": languages(),
+            "preferred": best_locale(request.headers.get("accept-language")),
+        }
+
+    @app.get("/api/i18n/{code}")
+    def i18n_catalog(code: str) -> dict[str, Any]:
+        """One language's messages for the browser, with its plural categories and direction."""
+        if code not in LOCALES:
+            raise HTTPException(404, f"no language {code!r}; languages: {', '.join(LOCALES)}")
+        return client_catalog(code)
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
