@@ -211,3 +211,14 @@ def test_the_session_cookie_is_signed_and_http_only(client: TestClient) -> None:
     assert "koikoi_session=" in cookie
     assert "httponly" in cookie.lower()
     assert "samesite=lax" in cookie.lower()
+
+
+def test_card_pictures_are_served(client: TestClient) -> None:
+    response = client.get("/cards/susuki-moon.svg")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("image/svg+xml")
+    assert "<svg" in response.text
+    assert client.get("/cards/back.svg").status_code == 200
+    missing = client.get("/cards/susuki-mon.svg")
+    assert missing.status_code == 404
+    assert "susuki-moon" in missing.json()["detail"]

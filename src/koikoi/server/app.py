@@ -15,14 +15,16 @@ from importlib import resources
 from typing import Any, Literal
 
 from fastapi import Depends, FastAPI, HTTPException, Request
-from fastapi.responses import FileResponse
+from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, Field
 from starlette.middleware.sessions import SessionMiddleware
 
 from koikoi import __version__
+from koikoi.cards import UnknownCardError, card_from_slug
 from koikoi.round import IllegalActionError
 from koikoi.rules import RulesError, RuleSet
+from koikoi.server.cardart import card_back_svg, card_svg
 from koikoi.server.games import GameOverError, GameRegistry, GameSession, StaleActionError
 from koikoi.server.i18n import LOCALES, best_locale, client_catalog, languages
 from koikoi.server.views import cards_catalog, rules_catalog, state_json
@@ -140,6 +142,18 @@ def create_app(
         if code not in LOCALES:
             raise HTTPException(404, f"no language {code!r}; languages: {', '.join(LOCALES)}")
         return client_catalog(code)
+
+    @app.get("/cards/{name}.svg", include_in_schema=False)
+    def card_image(name: str) -> Response:
+        """A card's picture by slug, or ``back``; made by the project (cardart)."""
+        if name == "back":
+            svg = card_back_svg()
+        else:
+            try:
+                svg = card_svg(card_from_slug(name))
+            except UnknownCardError as error:
+                raise HTTPException(404, str(error)) from None
+        return Response(svg, media_type="image/svg+xml", headers={"Cache-Control": "max-age=86400"})
 
     @app.get("/", include_in_schema=False)
     def index() -> FileResponse:
