@@ -20,7 +20,8 @@ import random
 import time
 from collections.abc import Callable
 
-from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, ids
+from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
+from koikoi.players.heuristic import yaku_sets
 from koikoi.round import (
     CAPTURE_BASE,
     STOP,
@@ -31,6 +32,7 @@ from koikoi.round import (
     Round,
     RoundResult,
 )
+from koikoi.rules import RuleSet
 
 DEFAULT_ROLLOUTS = 2000
 """Rollouts per decision at the default budget, shared among the legal actions."""
@@ -40,51 +42,70 @@ ROUND_SPREAD = 6.0
 
 _PLAY, _HAND_CHOICE, _DRAW_CHOICE, _DECISION, _OVER = Phase
 
-# What a captured set of cards is worth to the rollout policy, by id: the traditional
-# values, so that brights and animals are chased before plains.
-_VALUE = CARD_VALUES
+TakeValues = tuple[tuple[float, ...], tuple[float, ...]]
+"""For each seat, what taking each card is worth to it (the rollout policy's guide)."""
 
 
-def _mask_value(cards: int) -> int:
-    return sum(_VALUE[card] for card in ids(cards))
+def take_values(captured: tuple[CardSet, CardSet], rules: RuleSet) -> TakeValues:
+    """What each card is worth to each seat, from the piles as they stand.
+
+    A card's traditional value, plus a bonus for every yaku it belongs to that the
+    seat can still make (more the more of it the seat holds), plus half of what it is
+    worth to the opponent: a card taken is a card denied.
+    """
+    own: list[list[float]] = []
+    for seat in (0, 1):
+        values = [float(v) for v in CARD_VALUES]
+        mine, theirs = captured[seat], captured[1 - seat]
+        for cards, needed, points in yaku_sets(rules):
+            if (cards & ~theirs).bit_count() >= needed:
+                bonus = 2.0 * points * (1 + (mine & cards).bit_count()) / needed
+                for card in ids(cards & ~mine & ~theirs):
+                    values[card] += bonus
+        own.append(values)
+    return (
+        tuple(a + b / 2 for a, b in zip(own[0], own[1], strict=True)),
+        tuple(a + b / 2 for a, b in zip(own[1], own[0], strict=True)),
+    )
 
 
-def rollout_action(game: Round, noise: Callable[[], float]) -> Action:
-    """The fast policy both sides follow inside a rollout (it may see the whole world).
+def rollout_action(game: Round, noise: Callable[[], float], values: TakeValues) -> Action:
+    """The fast policy both sides follow inside a rollout.
 
-    Capture the most valuable cards, discard the least valuable one, take the better
-    of two field cards, and stop at once on a yaku. ``noise`` breaks ties and keeps
-    rollouts varied.
+    Take what is worth most to the mover (``values``), give away what is worth least
+    to the opponent, take the better of two field cards, and stop at once on a yaku.
+    It looks only at what the mover could see. ``noise`` keeps rollouts varied.
     """
     phase = game.phase
+    seat = game.turn
     if phase is _PLAY:
         field = game.field
+        mine, theirs = values[seat], values[1 - seat]
         best, best_score = -1, -1e9
         # With forced_capture the legal plays are the matching cards, when there are any.
-        hand = game.legal_actions() if game.rules.forced_capture else ids(game.hands[game.turn])
+        hand = game.legal_actions() if game.rules.forced_capture else ids(game.hands[seat])
         for card in hand:
             matches = field & MONTH_MASK_OF[card]
             score: float
-            if matches:
-                score = _VALUE[card] + (
-                    max(_VALUE[c] for c in ids(matches))
-                    if matches.bit_count() == 2
-                    else _mask_value(matches)
-                )
+            if not matches:
+                score = -theirs[card]
+            elif matches.bit_count() == 2:
+                score = mine[card] + max(mine[c] for c in ids(matches))
             else:
-                score = -_VALUE[card]
+                score = mine[card] + sum(mine[c] for c in ids(matches))
             score += noise() * 4
             if score > best_score:
                 best, best_score = card, score
         return best
     if phase is _DECISION:
         return STOP
-    return max(game.legal_actions(), key=lambda a: _VALUE[a - CAPTURE_BASE] + noise())
+    mine = values[seat]
+    return max(game.legal_actions(), key=lambda a: mine[a - CAPTURE_BASE] + noise())
 
 
-def play_out(game: Round, noise: Callable[[], float]) -> RoundResult:
+def play_out(game: Round, noise: Callable[[], float], values: TakeValues) -> RoundResult:
     while game.phase is not _OVER:
-        game.apply(rollout_action(game, noise))
+        game.apply(rollout_action(game, noise, values))
     assert game.result is not None
     return game.result
 
@@ -146,6 +167,7 @@ class ExpertPlayer:
         totals = dict.fromkeys(legal, 0.0)
         unseen = ids(obs.unseen)
         hand_size = obs.opponent_hand_size
+        values = take_values(obs.captured, obs.rules)
         sampled = 0
         for _ in range(worlds):
             self._rng.shuffle(unseen)
@@ -156,7 +178,7 @@ class ExpertPlayer:
                 game = world.copy()
                 game.apply(action)
                 # The same noise in every action's rollout: common random numbers.
-                result = play_out(game, random.Random(world_seed).random)
+                result = play_out(game, random.Random(world_seed).random, values)
                 totals[action] += match_value(seat, result.points, obs.match)
             sampled += 1
             if deadline is not None and time.perf_counter() > deadline:

@@ -52,7 +52,7 @@ class EasyPlayer:
         return max(legal, key=lambda a: (move_gain(obs, a), self._rng.random()))
 
 
-def _sets(rules: RuleSet) -> tuple[tuple[CardSet, int, int], ...]:
+def yaku_sets(rules: RuleSet) -> tuple[tuple[CardSet, int, int], ...]:
     """(cards, how many are needed, points) of each yaku a pile can grow toward."""
     sets = (
         (BRIGHTS, 3, rules.sanko or rules.shiko),
@@ -77,7 +77,7 @@ def potential(own: CardSet, opponent: CardSet, rules: RuleSet) -> float:
     adds nothing.
     """
     total = 0.0
-    for cards, needed, points in _sets(rules):
+    for cards, needed, points in yaku_sets(rules):
         if (cards & ~opponent).bit_count() >= needed:
             held = min((own & cards).bit_count(), needed)
             total += points * (held / needed) ** 2
