@@ -1,0 +1,671 @@
+// koikoi in the browser: boot, screens, and the game flow. The server decides every
+// move; the browser shows its events one by one, then the state it answered with.
+
+import { ApiError, api } from "./api.js";
+import { byId, cardName, info, installLongPress, setCards } from "./cards.js";
+import { announce, clear, closeAllModals, h, icon, modalOpen, toast } from "./dom.js";
+import { openHelp } from "./help.js";
+import { list, loadLanguage, plural, t } from "./i18n.js";
+import { matchesOf, multiplier, sortYaku, totalsAfter } from "./rulesinfo.js";
+import { apply as applySettings, delay, pace, save, setDelay, settings, urlLang } from "./settings.js";
+import { openSettings } from "./settingsdialog.js";
+import { renderStart, startRules } from "./start.js";
+import { showMatchSummary, showRoundSummary } from "./summary.js";
+import { SEAT_CPU, SEAT_YOU, renderTable, statusText, yakuLabel } from "./table.js";
+
+const GAME_KEY = "koikoi.game";
+const SETUP_KEY = "koikoi.setup";
+
+/** Delays (ms at normal pace) between the steps the table shows. */
+const PACE = { reveal: 750, ownReveal: 260, settle: 420, banner: 1100, yaku: 900, deal: 650 };
+
+const app = {
+  languages: [],
+  preferred: "en",
+  catalog: null, // /api/rules
+  game: null, // the latest state from the server
+  view: null, // the table as shown (events move it step by step)
+  ui: { selected: null, busy: false, waiting: false, status: null, banner: null },
+  log: [],
+  screen: "boot",
+  resumable: null,
+  lastSetup: null, // {difficulty, rules} of the game being played (for "play again")
+  epoch: 0, // bumped when the table is left: a flow still running then stops
+};
+
+// The hooks browser tests read: the latest state, and whether the table is still moving.
+window.koikoi = {
+  get state() {
+    return app.game;
+  },
+  get busy() {
+    return app.ui.busy || app.ui.waiting;
+  },
+  delay,
+  setDelay,
+  setPace(value) {
+    save({ pace: value });
+  },
+};
+
+const screen = () => document.getElementById("screen");
+
+function setBusyFlag() {
+  document.body.dataset.busy = app.ui.busy || app.ui.waiting ? "true" : "false";
+}
+
+// -- the header -----------------------------------------------------------------------
+
+function buildTools() {
+  const tools = clear(document.getElementById("tools"));
+  if (app.screen === "table") {
+    tools.append(
+      h("button", { type: "button", class: "icon-btn", "data-testid": "menu-button", "aria-label": t("ui.menu"), title: t("ui.menu"), onclick: toMenu }, icon("menu")),
+    );
+  }
+  const select = h(
+    "select",
+    { class: "lang-select", "data-testid": "language-select", "aria-label": t("ui.language"), title: t("ui.language") },
+    app.languages.map((lang) => h("option", { value: lang.code, lang: lang.code, dir: lang.dir, selected: lang.code === document.documentElement.lang }, lang.name)),
+  );
+  select.addEventListener("change", () => changeLanguage(select.value));
+  tools.append(
+    h("label", { class: "lang-wrap" }, icon("globe"), select),
+    h("button", { type: "button", class: "icon-btn", "data-testid": "help-button", "aria-label": t("ui.help"), title: t("ui.help"), onclick: () => showHelp() }, icon("help")),
+    h("button", { type: "button", class: "icon-btn", "data-testid": "settings-button", "aria-label": t("ui.settings"), title: t("ui.settings"), onclick: () => openSettings({ onChange: render }) }, icon("settings")),
+  );
+  // The place for accounts (sign in, leaderboard): not offered yet.
+  const slot = document.getElementById("account-slot");
+  slot.setAttribute("aria-label", t("ui.account"));
+}
+
+async function changeLanguage(code) {
+  try {
+    await loadLanguage(code);
+  } catch (error) {
+    toast(t("error.network"), { kind: "error" });
+    return;
+  }
+  save({ lang: code });
+  buildTools();
+  render();
+}
+
+function showHelp(tab) {
+  const rules = app.screen === "table" && app.game ? app.game.rules : startRules();
+  openHelp(rules, tab);
+}
+
+// -- screens --------------------------------------------------------------------------
+
+function render() {
+  setBusyFlag();
+  const root = document.getElementById("root");
+  root.dataset.screen = app.screen;
+  if (app.screen === "table" && app.view) {
+    renderTable(screen(), app.view, app.ui, handlers, app.log);
+  } else if (app.screen === "start") {
+    renderStart(screen(), {
+      catalog: app.catalog,
+      setup: loadSetup(),
+      resumable: app.resumable,
+      onStart: startGame,
+      onResume: resumeGame,
+      onHelp: showHelp,
+      onChange: saveSetup,
+    });
+  }
+}
+
+function loadSetup() {
+  try {
+    return JSON.parse(localStorage.getItem(SETUP_KEY) || "null");
+  } catch {
+    return null;
+  }
+}
+
+function saveSetup(setup) {
+  try {
+    localStorage.setItem(SETUP_KEY, JSON.stringify(setup));
+  } catch {
+    // private mode
+  }
+}
+
+function showStart() {
+  app.epoch += 1;
+  closeAllModals();
+  app.screen = "start";
+  app.ui = { selected: null, busy: false, waiting: false, status: null, banner: null };
+  buildTools();
+  render();
+  screen().focus({ preventScroll: true });
+}
+
+function toMenu() {
+  if (app.game && !app.game.over) app.resumable = app.game;
+  showStart();
+}
+
+class Abandoned extends Error {}
+
+/** Stop a flow whose table was left (menu, new game) while it waited. */
+function stillHere(epoch) {
+  if (epoch !== app.epoch) throw new Abandoned();
+}
+
+/** Every wait of the game flow: the injectable delay, then a check that the table is still there. */
+async function pause(ms) {
+  const epoch = app.epoch;
+  await delay(ms);
+  stillHere(epoch);
+}
+
+// -- the view: the state as shown -------------------------------------------------------
+
+function copyPiles(piles) {
+  return piles.map((pile) => ({ bright: [...pile.bright], animal: [...pile.animal], ribbon: [...pile.ribbon], plain: [...pile.plain] }));
+}
+
+/** Field slots kept where they were: cards that stay keep their place, new ones fill gaps. */
+function reconcileField(previous, field) {
+  if (!previous) return [...field];
+  const wanted = new Set(field);
+  const slots = previous.map((slug) => (slug && wanted.has(slug) ? slug : null));
+  for (const slug of field) {
+    if (slots.includes(slug)) continue;
+    const hole = slots.indexOf(null);
+    if (hole >= 0) slots[hole] = slug;
+    else slots.push(slug);
+  }
+  while (slots.length && slots[slots.length - 1] === null) slots.pop();
+  // A few gaps keep cards in place; many would spread the field thin.
+  return slots.filter((slug) => slug === null).length > 2 ? slots.filter(Boolean) : slots;
+}
+
+function viewFromState(state, previous) {
+  const sameRound = previous && previous.round === state.round && previous.id === state.id;
+  return {
+    id: state.id,
+    rules: state.rules,
+    round: state.round,
+    rounds: state.rounds,
+    totals: [...state.totals],
+    target_score: state.target_score,
+    dealer: state.dealer,
+    turn: state.turn,
+    your_turn: state.your_turn,
+    phase: state.phase,
+    over: state.over,
+    hand: [...state.hand],
+    opponent_hand: state.opponent_hand,
+    field: reconcileField(sameRound ? previous.field : null, state.field),
+    stock: state.stock,
+    captured: copyPiles(state.captured),
+    yaku: [{ ...state.yaku[0] }, { ...state.yaku[1] }],
+    calls: [...state.calls],
+    multiplier: state.multiplier,
+    stake: state.stake,
+    pending: state.pending,
+    choices: [...state.choices],
+    legal: state.legal,
+    staged: null,
+  };
+}
+
+function removeFrom(array, slug) {
+  const index = array.indexOf(slug);
+  if (index >= 0) array.splice(index, 1);
+}
+
+function takeIntoPile(view, seat, slugs) {
+  for (const slug of slugs) {
+    const pile = view.captured[seat][info(slug).kind];
+    if (!pile.includes(slug)) pile.push(slug);
+    pile.sort(byId);
+  }
+}
+
+function placeOnField(view, slug) {
+  const hole = view.field.indexOf(null);
+  if (hole >= 0) view.field[hole] = slug;
+  else view.field.push(slug);
+}
+
+function takeFromField(view, slugs) {
+  view.field = view.field.map((slug) => (slug && slugs.includes(slug) ? null : slug));
+}
+
+/** The table as a round began: the final state with the round's events taken back. */
+function initialView(state, events) {
+  const view = viewFromState(state, null);
+  view.yaku = [{}, {}];
+  view.calls = [0, 0];
+  view.multiplier = 1;
+  view.phase = "play";
+  view.turn = state.dealer;
+  view.your_turn = false;
+  view.pending = null;
+  view.choices = [];
+  view.stake = null;
+  view.totals = totalsAfter(state.results, state.round - 1);
+  for (const event of [...events].reverse()) {
+    if (event.type !== "play" && event.type !== "draw") continue;
+    const seat = event.seat;
+    const pile = view.captured[seat];
+    if (event.captured.length) {
+      for (const slug of [event.card, ...event.captured]) removeFrom(pile[info(slug).kind], slug);
+      for (const slug of event.captured) placeOnField(view, slug);
+    } else {
+      takeFromField(view, [event.card]);
+    }
+    if (event.type === "draw") view.stock += 1;
+    else if (seat === SEAT_CPU) view.opponent_hand += 1;
+    else {
+      view.hand.push(event.card);
+      view.hand.sort(byId);
+    }
+  }
+  view.field = view.field.filter(Boolean);
+  return view;
+}
+
+// -- the log ------------------------------------------------------------------------------
+
+function addLog(kind, text) {
+  const entry = { kind, text };
+  app.log.push(entry);
+  if (app.log.length > 200) app.log.splice(0, app.log.length - 200);
+  announce(text());
+  return entry;
+}
+
+const side = (seat) => (seat === SEAT_YOU ? "you" : "cpu");
+
+function moveText(event) {
+  const key = `log.${side(event.seat)}.${event.type}.${event.captured.length ? "take" : "place"}`;
+  return () => t(key, { card: cardName(event.card), captured: list(event.captured.map(cardName)) });
+}
+
+function yakuText(yaku) {
+  return list(sortYaku(yaku).map(([key, points]) => yakuLabel(key, points)));
+}
+
+// -- the game flow: events, one by one ------------------------------------------------------
+
+async function moveCard(event, { own = false } = {}) {
+  const view = app.view;
+  const seat = event.seat;
+  if (event.type === "play") {
+    if (seat === SEAT_YOU) removeFrom(view.hand, event.card);
+    else view.opponent_hand = Math.max(0, view.opponent_hand - 1);
+  } else if (!event.fromPending) {
+    view.stock = Math.max(0, view.stock - 1);
+  }
+  view.pending = null;
+  view.staged = { slug: event.card, seat, source: event.type, targets: event.captured };
+  const text = moveText(event);
+  addLog(event.type, text);
+  app.ui.status = text();
+  render();
+  await pause(own && event.type === "play" ? PACE.ownReveal : PACE.reveal);
+  view.staged = null;
+  if (event.captured.length) {
+    takeFromField(view, event.captured);
+    takeIntoPile(view, seat, [event.card, ...event.captured]);
+  } else {
+    placeOnField(view, event.card);
+  }
+  render();
+  await pause(PACE.settle);
+}
+
+async function showBanner(kind, text) {
+  app.ui.banner = { kind, text };
+  render();
+  await pause(PACE.banner);
+  app.ui.banner = null;
+}
+
+async function step(event, state, { boardless = false } = {}) {
+  const view = app.view;
+  switch (event.type) {
+    case "play":
+    case "draw":
+      if (boardless) addLog(event.type, moveText(event));
+      else await moveCard(event);
+      break;
+    case "yaku": {
+      if (!boardless) view.yaku[event.seat] = { ...event.yaku };
+      const yaku = { ...event.yaku };
+      const text = () => t(`log.yaku.${side(event.seat)}`, { yaku: yakuText(yaku) });
+      addLog("yaku", text);
+      app.ui.status = text();
+      render();
+      await pause(PACE.yaku);
+      break;
+    }
+    case "koikoi": {
+      if (!boardless) {
+        view.calls[event.seat] += 1;
+        view.multiplier = multiplier(view.rules, view.calls[SEAT_YOU], view.calls[SEAT_CPU]);
+      }
+      const text = () => t(`log.koikoi.${side(event.seat)}`);
+      addLog("koikoi", text);
+      app.ui.status = text();
+      await showBanner("koikoi", text());
+      render();
+      break;
+    }
+    case "stop": {
+      const text = () => t(`log.stop.${side(event.seat)}`);
+      addLog("stop", text);
+      app.ui.status = text();
+      await showBanner("stop", text());
+      render();
+      break;
+    }
+    case "round-over": {
+      const outcome = event.winner === null ? "draw" : side(event.winner);
+      const points = event.winner === null ? 0 : event.points[event.winner];
+      addLog("round", () => t(`log.round.${outcome}`, { round: event.round, points: plural("points", points) }));
+      if (view && !boardless) view.totals = totalsAfter(state.results, event.round);
+      app.ui.status = t("status.round_over");
+      render();
+      const epoch = app.epoch;
+      await showRoundSummary({ event, state, view: view && view.round === event.round && !boardless ? view : null });
+      stillHere(epoch);
+      break;
+    }
+    case "match-over": {
+      const outcome = event.winner === null ? "draw" : side(event.winner);
+      addLog("match", () => t(`log.match.${outcome}`, { you: event.totals[SEAT_YOU], cpu: event.totals[SEAT_CPU] }));
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+/**
+ * Show a response's events, then the state it ends in. Events up to the first deal
+ * continue the round on the table; after the last deal, the round is rebuilt from
+ * the final state by taking its events back, then played forward.
+ */
+async function runEvents(events, state, options = {}) {
+  try {
+    await playEvents(events, state, options);
+  } catch (error) {
+    if (!(error instanceof Abandoned)) throw error;
+  }
+}
+
+async function playEvents(events, state, { skip = 0 }) {
+  app.ui.busy = true;
+  app.ui.selected = null;
+  const deals = events.map((event, index) => (event.type === "deal" ? index : -1)).filter((index) => index >= 0);
+  const lastDeal = deals.length ? deals[deals.length - 1] : -1;
+  if (!app.view) app.view = lastDeal >= 0 ? initialView(state, events.slice(lastDeal + 1)) : viewFromState(state, null);
+  render();
+  const firstDeal = deals.length ? deals[0] : events.length;
+  for (let i = skip; i < firstDeal; i += 1) await step(events[i], state);
+  for (let d = 0; d < deals.length; d += 1) {
+    const start = deals[d];
+    const end = d + 1 < deals.length ? deals[d + 1] : events.length;
+    const deal = events[start];
+    const last = d === deals.length - 1;
+    if (last) app.view = initialView(state, events.slice(start + 1));
+    addLog("deal", () => t(`log.deal.${side(deal.dealer)}`, { round: deal.round }));
+    app.ui.status = t(`log.deal.${side(deal.dealer)}`, { round: deal.round });
+    render();
+    await pause(PACE.deal);
+    for (let i = start + 1; i < end; i += 1) await step(events[i], state, { boardless: !last });
+  }
+  if (state.phase === "draw-choice" && state.your_turn && app.view.round === state.round && state.pending) {
+    // The drawn card matches two field cards: show it coming off the stock first.
+    app.view.stock = state.stock;
+    app.view.staged = { slug: state.pending, seat: SEAT_YOU, source: "draw", targets: state.choices };
+    app.ui.status = t("status.draw_choice", { card: cardName(state.pending) });
+    render();
+    await pause(PACE.reveal);
+  }
+  app.view = viewFromState(state, app.view);
+  app.ui.busy = false;
+  app.ui.status = null;
+  app.ui.banner = null;
+  render();
+  if (state.your_turn && !state.over) announce(statusText(app.view, {}));
+  const matchOver = events.find((event) => event.type === "match-over");
+  if (matchOver || state.over) {
+    localStorage.removeItem(GAME_KEY);
+    app.resumable = null;
+    await showMatchSummary({ state, onNewGame: showStart, onRematch: rematch });
+  }
+}
+
+// -- starting, resuming ------------------------------------------------------------------
+
+async function startGame(difficulty, rules) {
+  let body;
+  try {
+    body = await api.newGame(difficulty, rules);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422) toast(t("error.rules"), { kind: "error", detail: error.detail });
+    else toast(t("error.network"), { kind: "error" });
+    return;
+  }
+  app.lastSetup = { difficulty, rules };
+  try {
+    localStorage.setItem(GAME_KEY, body.state.id);
+  } catch {
+    // private mode: no resuming
+  }
+  app.resumable = null;
+  await enterTable(body.state, body.events);
+}
+
+async function enterTable(state, events) {
+  closeAllModals();
+  app.screen = "table";
+  app.game = state;
+  app.view = null;
+  app.log = [];
+  app.ui = { selected: null, busy: false, waiting: false, status: null, banner: null };
+  buildTools();
+  await runEvents(events, state);
+}
+
+async function resumeGame() {
+  if (!app.resumable) return;
+  try {
+    const body = await api.game(app.resumable.id);
+    app.lastSetup = { difficulty: body.state.difficulty, rules: { ...body.state.rules } };
+    await enterTable(body.state, []);
+  } catch {
+    app.resumable = null;
+    localStorage.removeItem(GAME_KEY);
+    toast(t("error.gone"), { kind: "error" });
+    render();
+  }
+}
+
+async function rematch() {
+  if (!app.lastSetup) return showStart();
+  await startGame(app.lastSetup.difficulty, app.lastSetup.rules);
+}
+
+// -- the player's moves --------------------------------------------------------------------
+
+function canAct() {
+  const state = app.game;
+  return app.screen === "table" && state && state.your_turn && !state.over && !app.ui.busy && !app.ui.waiting && !modalOpen();
+}
+
+async function act(action) {
+  if (!canAct()) return;
+  const state = app.game;
+  let pre = null;
+  if (action.play) {
+    const matches = matchesOf(action.play, app.view.field);
+    if (matches.length !== 2) pre = { type: "play", seat: SEAT_YOU, card: action.play, captured: matches };
+  } else if (action.capture) {
+    pre = { type: state.phase === "hand-choice" ? "play" : "draw", seat: SEAT_YOU, card: state.pending, captured: [action.capture], fromPending: true };
+  }
+  app.ui.selected = null;
+  app.ui.busy = true;
+  const request = api.act(state.id, action, state.version);
+  request.catch(() => {}); // handled below, after the card has moved
+  if (pre) {
+    try {
+      await moveCard(pre, { own: true });
+    } catch (error) {
+      if (error instanceof Abandoned) return;
+      throw error;
+    }
+  }
+  app.ui.waiting = true;
+  app.ui.status = null;
+  render();
+  const epoch = app.epoch;
+  let body;
+  try {
+    body = await request;
+  } catch (error) {
+    if (epoch !== app.epoch) return;
+    app.ui.waiting = false;
+    app.ui.busy = false;
+    await recover(error);
+    return;
+  }
+  if (epoch !== app.epoch) return; // the table was left meanwhile; resuming fetches the state
+  app.ui.waiting = false;
+  app.game = body.state;
+  const events = body.events;
+  const first = events[0];
+  const skip = pre && first && first.type === pre.type && first.seat === SEAT_YOU && first.card === pre.card ? 1 : 0;
+  await runEvents(events, body.state, { skip });
+}
+
+async function recover(error) {
+  if (error instanceof ApiError && error.status === 404) {
+    toast(t("error.gone"), { kind: "error" });
+    localStorage.removeItem(GAME_KEY);
+    app.resumable = null;
+    showStart();
+    return;
+  }
+  if (error instanceof ApiError && error.status === 409) toast(t("error.stale"), { kind: "error" });
+  else if (error instanceof ApiError && error.status === 400) toast(t("error.illegal"), { kind: "error", detail: error.detail });
+  else toast(t("error.network"), { kind: "error" });
+  try {
+    const body = await api.game(app.game.id);
+    app.game = body.state;
+  } catch {
+    // keep the last state we had
+  }
+  app.view = viewFromState(app.game, app.view);
+  render();
+}
+
+function select(slug) {
+  app.ui.selected = slug;
+  render();
+  if (slug) {
+    const matches = app.game.phase === "play" ? matchesOf(slug, app.view.field) : [];
+    announce(app.game.phase === "play"
+      ? t("status.selected", { card: cardName(slug), count: plural("matches", matches.length) })
+      : t("choice.confirm_hint", { card: cardName(slug) }));
+  }
+}
+
+const handlers = {
+  onHandCard(event, slug) {
+    if (!canAct() || app.game.phase !== "play") return;
+    const legal = app.game.legal.some((action) => action.play === slug);
+    if (!legal) return;
+    if (app.ui.selected === slug) act({ play: slug });
+    else select(slug);
+  },
+  onFieldCard(event, slug) {
+    if (!canAct()) return;
+    const phase = app.game.phase;
+    if (phase === "play" && app.ui.selected && matchesOf(app.ui.selected, [slug]).length) {
+      act({ play: app.ui.selected });
+    } else if ((phase === "hand-choice" || phase === "draw-choice") && app.game.choices.includes(slug)) {
+      handlers.onChoice(event, slug);
+    }
+  },
+  onChoice(event, slug) {
+    if (!canAct()) return;
+    if (app.ui.selected === slug) act({ capture: slug });
+    else select(slug);
+  },
+  onConfirm() {
+    if (!canAct() || !app.ui.selected) return;
+    if (app.game.phase === "play") act({ play: app.ui.selected });
+    else if (app.game.choices.includes(app.ui.selected)) act({ capture: app.ui.selected });
+  },
+  onCancel() {
+    if (app.ui.selected) select(null);
+  },
+  onKoikoi() {
+    if (canAct() && app.game.phase === "decision" && app.game.legal.some((a) => a.koikoi)) act({ koikoi: true });
+  },
+  onStop() {
+    if (canAct() && app.game.phase === "decision" && app.game.legal.some((a) => a.stop)) act({ stop: true });
+  },
+};
+
+document.addEventListener("keydown", (event) => {
+  if (modalOpen() || app.screen !== "table") return;
+  const target = event.target;
+  if (target && (target.matches("input, select, textarea") || target.isContentEditable)) return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  if (event.key === "Escape") {
+    if (app.ui.selected) {
+      event.preventDefault();
+      handlers.onCancel();
+    }
+  } else if (event.key === "k" || event.key === "K") {
+    handlers.onKoikoi();
+  } else if (event.key === "s" || event.key === "S") {
+    handlers.onStop();
+  }
+});
+
+// -- boot ------------------------------------------------------------------------------
+
+async function boot() {
+  applySettings();
+  installLongPress();
+  let languages;
+  try {
+    const [index, catalog, cards] = await Promise.all([api.languages(), api.rules(), api.cards()]);
+    languages = index;
+    app.catalog = catalog;
+    setCards(cards);
+  } catch (error) {
+    document.getElementById("boot-note").textContent = "Koi-Koi: the game server cannot be reached.";
+    throw error;
+  }
+  app.languages = languages.languages;
+  app.preferred = languages.preferred;
+  const codes = app.languages.map((lang) => lang.code);
+  const wanted = [urlLang, settings.lang, languages.preferred, "en"].find((code) => code && codes.includes(code));
+  await loadLanguage(wanted);
+  const saved = localStorage.getItem(GAME_KEY);
+  if (saved) {
+    try {
+      const body = await api.game(saved);
+      if (!body.state.over) app.resumable = body.state;
+    } catch {
+      localStorage.removeItem(GAME_KEY);
+    }
+  }
+  showStart();
+  document.body.dataset.ready = "true";
+  if (pace() === 0) document.documentElement.dataset.pace = "0";
+}
+
+boot();

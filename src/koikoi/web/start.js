@@ -1,0 +1,274 @@
+// The start screen: the opponent's level, a rule preset with house rules (every field
+// of the rule set, from /api/rules), match length and target score.
+
+import { h } from "./dom.js";
+import { has, plural, t } from "./i18n.js";
+
+const LEVELS = ["easy", "normal", "expert"];
+
+/** The house-rules editor's groups; fields the server adds later land in "other". */
+const GROUPS = [
+  ["deal", ["hand_size", "field_size", "deal_in_pairs", "first_dealer", "next_dealer", "draw_dealer", "redeal_four_of_month", "redeal_four_pairs", "forced_capture"]],
+  ["hand_yaku", ["teshi", "kuttsuki", "both_hand_yaku"]],
+  ["brights", ["goko", "shiko", "ame_shiko", "sanko"]],
+  ["sets", ["inoshikacho", "inoshikacho_extra", "akatan", "aotan", "akatan_aotan", "akatan_aotan_replaces", "kusatan", "ribbon_set_extra", "tsukimi", "hanami", "viewing", "viewing_cancelled_by", "tsukifuda", "tsukifuda_month"]],
+  ["counts", ["tane", "tane_min", "tane_extra", "tan", "tan_min", "tan_extra", "kasu", "kasu_min", "kasu_extra", "sake_cup", "lightning_is_kasu", "best_per_category"]],
+  ["koikoi", ["decision", "max_koikoi", "koikoi_after_opponent", "multiplier", "double_at", "exhausted", "exhausted_points"]],
+];
+const MATCH_FIELDS = ["rounds", "target_score"];
+
+// The screen's choices (kept while the page lives; stored in localStorage by app.js).
+const form = { difficulty: "normal", preset: "classic", values: null, catalog: null };
+
+function same(a, b) {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function presetValues() {
+  return form.catalog.presets[form.preset] || form.catalog.presets.classic;
+}
+
+/** The rules to send: the preset and only the fields that differ from it. */
+export function chosenRules() {
+  const base = presetValues();
+  const rules = { preset: form.preset };
+  for (const [key, value] of Object.entries(form.values || {})) {
+    if (key !== "preset" && !same(value, base[key])) rules[key] = value;
+  }
+  return rules;
+}
+
+/** Every field of the rules chosen on this screen (for the help). */
+export function startRules() {
+  if (!form.catalog) return {};
+  return { ...presetValues(), ...(form.values || {}) };
+}
+
+function fieldLabel(spec) {
+  const key = `rule.${spec.key}`;
+  return has(key) ? t(key) : spec.help || spec.key;
+}
+
+function fieldHint(spec) {
+  const key = `rule.${spec.key}.help`;
+  return has(key) ? t(key) : "";
+}
+
+function choiceLabel(spec, value) {
+  const key = `rule.${spec.key}.${value}`;
+  return has(key) ? t(key) : value;
+}
+
+function control(spec, onChange) {
+  const id = `rule-${spec.key}`;
+  const value = form.values[spec.key];
+  const base = presetValues()[spec.key];
+  const changed = !same(value, base);
+  const hint = fieldHint(spec);
+  const hintId = hint ? `${id}-hint` : null;
+  let input;
+  if (spec.kind === "bool") {
+    input = h("input", { type: "checkbox", id, checked: Boolean(value), "aria-describedby": hintId, "data-rule": spec.key });
+    input.addEventListener("change", () => onChange(spec.key, input.checked));
+    return h("div", { class: `rule rule-bool ${changed ? "is-changed" : ""}`, "data-rule-wrap": spec.key },
+      input, h("label", { for: id }, fieldLabel(spec)), hint ? h("p", { class: "rule-hint", id: hintId }, hint) : null);
+  }
+  if (spec.kind === "choice") {
+    input = h("select", { id, "aria-describedby": hintId, "data-rule": spec.key },
+      (spec.choices || []).map((choice) => h("option", { value: choice, selected: choice === value }, choiceLabel(spec, choice))));
+    input.addEventListener("change", () => onChange(spec.key, input.value));
+  } else if (spec.kind === "choices") {
+    const chosen = new Set(value || []);
+    const boxes = (spec.choices || []).map((choice) => {
+      const boxId = `${id}-${choice}`;
+      const box = h("input", { type: "checkbox", id: boxId, checked: chosen.has(choice), value: choice, "data-choice-of": spec.key });
+      box.addEventListener("change", () => {
+        const all = [...document.querySelectorAll(`[data-choice-of="${spec.key}"]`)];
+        onChange(spec.key, all.filter((b) => b.checked).map((b) => b.value));
+      });
+      return h("span", { class: "rule-option" }, box, h("label", { for: boxId }, choiceLabel(spec, choice)));
+    });
+    return h("fieldset", { class: `rule rule-choices ${changed ? "is-changed" : ""}`, "data-rule": spec.key, "data-rule-wrap": spec.key, "aria-describedby": hintId },
+      h("legend", {}, fieldLabel(spec)), h("div", { class: "rule-choice-list" }, boxes), hint ? h("p", { class: "rule-hint", id: hintId }, hint) : null);
+  } else {
+    const min = spec.kind === "count" ? 1 : 0;
+    input = h("input", { type: "number", id, inputmode: "numeric", min: String(min), max: "999", step: "1", value: String(value), "aria-describedby": hintId, "data-rule": spec.key });
+    // Taken as typed (so Start sees it without leaving the field), tidied on change.
+    input.addEventListener("input", () => {
+      const n = Number(input.value);
+      if (input.value !== "" && Number.isInteger(n) && n >= min) onChange(spec.key, n);
+    });
+    input.addEventListener("change", () => {
+      const n = Math.floor(Number(input.value));
+      const value = Number.isFinite(n) ? Math.max(min, n) : min;
+      input.value = String(value);
+      onChange(spec.key, value);
+    });
+  }
+  return h("div", { class: `rule rule-${spec.kind} ${changed ? "is-changed" : ""}`, "data-rule-wrap": spec.key },
+    h("label", { for: id }, fieldLabel(spec)), input, hint ? h("p", { class: "rule-hint", id: hintId }, hint) : null);
+}
+
+function problems() {
+  const v = form.values;
+  const out = [];
+  if (2 * v.hand_size + v.field_size > 48) out.push(t("start.error.too_many_cards", { hand: v.hand_size, field: v.field_size }));
+  return out;
+}
+
+/** Draw the start screen into `container`. */
+export function renderStart(container, { catalog, setup, resumable, onStart, onResume, onHelp, onChange }) {
+  form.catalog = catalog;
+  if (!form.values) {
+    if (setup && catalog.presets[setup.preset]) {
+      form.preset = setup.preset;
+      form.difficulty = LEVELS.includes(setup.difficulty) ? setup.difficulty : "normal";
+      form.values = { ...catalog.presets[setup.preset], ...(setup.overrides || {}) };
+    } else {
+      form.values = { ...catalog.presets.classic };
+    }
+  }
+  const specs = new Map(catalog.fields.map((spec) => [spec.key, spec]));
+  const remember = () => onChange({ difficulty: form.difficulty, preset: form.preset, overrides: chosenRules() });
+  const redraw = () => {
+    remember();
+    const scroll = container.scrollTop;
+    const focusedRule = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.rule || document.activeElement.id : null;
+    renderStart(container, { catalog, setup, resumable, onStart, onResume, onHelp, onChange });
+    container.scrollTop = scroll;
+    if (focusedRule) {
+      const again = container.querySelector(`[data-rule="${focusedRule}"]`) || document.getElementById(focusedRule);
+      if (again) again.focus({ preventScroll: true });
+    }
+  };
+  const setValue = (key, value) => {
+    form.values = { ...form.values, [key]: value };
+    refresh();
+  };
+  // After a value changes: the marks, the count of changes, the errors and Start.
+  const refresh = () => {
+    remember();
+    const base = presetValues();
+    for (const wrap of container.querySelectorAll("[data-rule-wrap]")) {
+      const key = wrap.dataset.ruleWrap;
+      wrap.classList.toggle("is-changed", !same(form.values[key], base[key]));
+    }
+    const count = Object.keys(chosenRules()).filter((key) => key !== "preset").length;
+    const badge = container.querySelector("#changes-badge");
+    badge.hidden = count === 0;
+    badge.textContent = count ? plural("changed", count) : "";
+    container.querySelector("[data-testid=reset-rules]").disabled = count === 0;
+    const errors = problems();
+    const box = container.querySelector("#start-errors");
+    box.hidden = errors.length === 0;
+    box.replaceChildren(...errors.map((e) => h("p", {}, e)));
+    const start = container.querySelector("[data-testid=start-button]");
+    start.disabled = errors.length > 0;
+    if (errors.length) start.setAttribute("aria-describedby", "start-errors");
+    else start.removeAttribute("aria-describedby");
+  };
+
+  // The opponent.
+  const levels = h(
+    "div",
+    { class: "levels", role: "group", "aria-labelledby": "levels-title" },
+    LEVELS.map((level) =>
+      h("button", {
+        type: "button",
+        class: `level level-${level}`,
+        "data-testid": `difficulty-${level}`,
+        "aria-pressed": String(form.difficulty === level),
+        onclick: () => {
+          form.difficulty = level;
+          redraw();
+        },
+      },
+      h("span", { class: "level-name" }, t(`difficulty.${level}`)),
+      h("span", { class: "level-desc" }, t(`difficulty.${level}.desc`)))),
+  );
+
+  // The rules.
+  const presetSelect = h(
+    "select",
+    { id: "preset", "data-testid": "preset-select", "aria-describedby": "preset-desc" },
+    Object.keys(catalog.presets).map((name) => h("option", { value: name, selected: name === form.preset }, t(`rule.preset.${name}`))),
+  );
+  presetSelect.addEventListener("change", () => {
+    form.preset = presetSelect.value;
+    form.values = { ...catalog.presets[form.preset] };
+    redraw();
+  });
+  const overrides = Object.keys(chosenRules()).filter((key) => key !== "preset");
+  const matchFields = MATCH_FIELDS.filter((key) => specs.has(key)).map((key) => control(specs.get(key), setValue));
+
+  const listed = new Set([...GROUPS.flatMap(([, keys]) => keys), ...MATCH_FIELDS]);
+  const groups = [...GROUPS, ["other", catalog.fields.map((spec) => spec.key).filter((key) => !listed.has(key))]]
+    .filter(([, keys]) => keys.some((key) => specs.has(key)))
+    .map(([group, keys]) =>
+      h("fieldset", { class: "rule-group" },
+        h("legend", {}, t(`start.group.${group}`)),
+        keys.filter((key) => specs.has(key)).map((key) => control(specs.get(key), setValue))));
+
+  const house = h(
+    "details",
+    { class: "house-rules", "data-testid": "house-rules", open: form.houseOpen || null },
+    h("summary", {}, h("span", {}, t("start.house_rules")),
+      h("span", { class: "badge", id: "changes-badge", hidden: overrides.length === 0 }, overrides.length ? plural("changed", overrides.length) : "")),
+    h("p", { class: "house-note" }, t("start.house_note")),
+    h("div", { class: "rule-groups" }, groups),
+    h("button", {
+      type: "button",
+      class: "btn btn-ghost",
+      "data-testid": "reset-rules",
+      disabled: !overrides.length,
+      onclick: () => {
+        form.values = { ...presetValues() };
+        redraw();
+      },
+    }, t("start.reset_rules")),
+  );
+  house.addEventListener("toggle", () => {
+    form.houseOpen = house.open;
+  });
+
+  const errors = problems();
+  const start = h("button", {
+    type: "button",
+    class: "btn btn-primary btn-start",
+    "data-testid": "start-button",
+    disabled: errors.length > 0,
+    "aria-describedby": errors.length ? "start-errors" : null,
+    onclick: () => onStart(form.difficulty, chosenRules()),
+  }, t("start.start"));
+
+  container.replaceChildren(
+    h(
+      "div",
+      { class: "start" },
+      h("div", { class: "hero" },
+        h("div", { class: "hero-cards", "aria-hidden": "true" }, h("span", { class: "hc hc1" }), h("span", { class: "hc hc2" }), h("span", { class: "hc hc3" })),
+        h("h1", { class: "hero-title" }, t("ui.title")),
+        h("p", { class: "hero-tagline" }, t("start.tagline"))),
+      resumable
+        ? h("div", { class: "resume" },
+            h("p", {}, t("start.resume_note", { round: resumable.round, rounds: resumable.rounds, you: resumable.totals[0], cpu: resumable.totals[1] })),
+            h("button", { type: "button", class: "btn", "data-testid": "resume-button", onclick: onResume }, t("start.resume")))
+        : null,
+      h("section", { class: "panel" },
+        h("h2", { id: "levels-title", class: "panel-title" }, t("start.opponent")),
+        levels),
+      h("section", { class: "panel" },
+        h("h2", { class: "panel-title" }, t("start.rules")),
+        h("div", { class: "rule rule-preset" },
+          h("label", { for: "preset" }, t("start.preset")),
+          presetSelect),
+        h("p", { class: "preset-desc", id: "preset-desc" }, t(`rule.preset.${form.preset}.desc`)),
+        h("div", { class: "match-fields" }, matchFields),
+        house,
+        h("button", { type: "button", class: "link-btn", "data-testid": "rules-help", onclick: () => onHelp("rules") }, t("start.read_rules"))),
+      h("div", { class: "form-errors", id: "start-errors", role: "alert", hidden: errors.length === 0 }, errors.map((e) => h("p", {}, e))),
+      h("div", { class: "start-actions" }, start),
+      h("p", { class: "start-foot" }, t("start.foot")),
+    ),
+  );
+}

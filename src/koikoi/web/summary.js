@@ -1,0 +1,148 @@
+// The end of a round (yaku, points, multiplier) and of the match (totals, winner).
+
+import { cardButton } from "./cards.js";
+import { h, openModal } from "./dom.js";
+import { num, plural, t } from "./i18n.js";
+import { HAND_YAKU, finalScore, multiplier, sortYaku, total, totalsAfter } from "./rulesinfo.js";
+import { SEAT_CPU, SEAT_YOU, who } from "./table.js";
+
+function yakuRows(yaku) {
+  return h(
+    "ul",
+    { class: "yaku-list" },
+    sortYaku(yaku).map(([key, points]) =>
+      h("li", { class: "yaku-row" }, h("span", { class: "yaku-name" }, t(`yaku.${key}`)), h("span", { class: "yaku-points" }, plural("points", points)))),
+  );
+}
+
+function line(label, value, cls = "") {
+  return h("div", { class: cls }, h("dt", {}, label), h("dd", {}, value));
+}
+
+/** How a scorer's points came about: yaku total, doubling, multiplier, points. */
+function breakdown(rules, yaku, calls, seat, points) {
+  const base = total(yaku);
+  const own = calls[seat];
+  const other = calls[1 - seat];
+  const isHandYaku = Object.keys(yaku).some((key) => HAND_YAKU.has(key));
+  const lines = [];
+  if (!isHandYaku && finalScore(rules, base, own, other) === points && base > 0) {
+    lines.push(line(t("summary.yaku_total"), plural("points", base)));
+    if (rules.double_at && base >= rules.double_at) lines.push(line(t("summary.doubled"), t("summary.doubled_value", { points: rules.double_at })));
+    const factor = multiplier(rules, own, other);
+    lines.push(line(t("summary.multiplier"), t("ui.multiplier_short", { n: factor })));
+  } else if (isHandYaku) {
+    lines.push(line(t("summary.hand_yaku"), t("summary.hand_yaku_value")));
+  } else if (rules.exhausted === "dealer") {
+    lines.push(line(t("summary.exhausted_dealer"), plural("points", rules.exhausted_points)));
+  }
+  lines.push(line(t("summary.points"), plural("points", points), "summary-points"));
+  return h("dl", { class: "stake-lines" }, lines);
+}
+
+/** The round summary; resolves when the player continues. */
+export function showRoundSummary({ event, state, view }) {
+  const rules = state.rules;
+  const winner = event.winner;
+  const scorers = [SEAT_YOU, SEAT_CPU].filter((seat) => event.points[seat] > 0 || seat === winner);
+  let title;
+  if (winner === SEAT_YOU) title = t("summary.round.you", { round: event.round });
+  else if (winner === SEAT_CPU) title = t("summary.round.cpu", { round: event.round });
+  else if (scorers.length) title = t("summary.round.both", { round: event.round });
+  else title = t("summary.round.draw", { round: event.round });
+
+  const sections = scorers.map((seat) =>
+    h(
+      "section",
+      { class: `summary-side summary-${seat === SEAT_YOU ? "you" : "cpu"}` },
+      h("h3", {}, who(seat)),
+      yakuRows(event.yaku[seat] || {}),
+      breakdown(rules, event.yaku[seat] || {}, event.calls, seat, event.points[seat]),
+      event.calls[seat] ? h("p", { class: "summary-calls" }, plural("koikoi_calls", event.calls[seat])) : null,
+    ));
+  if (!scorers.length) {
+    sections.push(h("p", { class: "summary-reason" }, rules.exhausted === "draw" ? t("summary.draw_reason") : t("summary.draw_reason_other")));
+    for (const seat of [SEAT_YOU, SEAT_CPU]) {
+      const held = event.yaku[seat] || {};
+      if (Object.keys(held).length) {
+        sections.push(h("section", { class: "summary-side summary-held" }, h("h3", {}, t(`summary.held.${seat === SEAT_YOU ? "you" : "cpu"}`)), yakuRows(held)));
+      }
+    }
+  }
+  let cards = null;
+  if (view && winner !== null && winner !== undefined) {
+    const pile = view.captured[winner];
+    const slugs = [...pile.bright, ...pile.animal, ...pile.ribbon, ...pile.plain];
+    if (slugs.length) {
+      cards = h("div", { class: "summary-cards", role: "group", "aria-label": t(`summary.captured.${winner === SEAT_YOU ? "you" : "cpu"}`) },
+        slugs.map((slug) => cardButton(slug, { size: "mini", tabIndex: -1, noFlip: true })));
+    }
+  }
+  const totals = totalsAfter(state.results, event.round);
+  return new Promise((resolve) => {
+    const button = h("button", { type: "button", class: "btn btn-primary", "data-testid": "round-continue" }, t("summary.continue"));
+    const panel = h(
+      "div",
+      { class: "summary round-summary", "data-testid": "round-summary", "data-winner": winner === null ? "none" : String(winner) },
+      h("h2", { class: "summary-title", id: "round-summary-title" }, title),
+      h("div", { class: "summary-body" }, sections),
+      cards,
+      h("p", { class: "summary-totals", "data-testid": "round-totals" }, t("summary.totals", { you: totals[0], cpu: totals[1] })),
+      h("div", { class: "sheet-actions" }, button),
+    );
+    panel.setAttribute("aria-labelledby", "round-summary-title");
+    const modal = openModal(panel, { closable: false, initialFocus: "[data-testid=round-continue]" });
+    button.addEventListener("click", () => {
+      modal.close();
+      resolve();
+    });
+  });
+}
+
+/** The match summary: totals, winner, a new game. */
+export function showMatchSummary({ state, onNewGame, onRematch }) {
+  const winner = state.winner;
+  const title = winner === SEAT_YOU ? t("summary.match.you") : winner === SEAT_CPU ? t("summary.match.cpu") : t("summary.match.draw");
+  const rows = state.results.map((result, index) =>
+    h("tr", {},
+      h("th", { scope: "row" }, num(index + 1)),
+      h("td", {}, result.winner === null ? t("summary.nobody") : who(result.winner)),
+      h("td", {}, num(result.points[0])),
+      h("td", {}, num(result.points[1]))));
+  return new Promise((resolve) => {
+    let modal = null;
+    const newGame = h("button", { type: "button", class: "btn btn-primary", "data-testid": "new-game-button" }, t("summary.new_game"));
+    const again = h("button", { type: "button", class: "btn", "data-testid": "rematch-button" }, t("summary.rematch"));
+    newGame.addEventListener("click", () => {
+      modal.close();
+      resolve();
+      onNewGame();
+    });
+    again.addEventListener("click", () => {
+      modal.close();
+      resolve();
+      onRematch();
+    });
+    const panel = h(
+      "div",
+      { class: `summary match-summary ${winner === SEAT_YOU ? "is-win" : ""}`, "data-testid": "match-summary", "data-winner": winner === null ? "none" : String(winner) },
+      h("h2", { class: "summary-title", id: "match-summary-title" }, title),
+      h("p", { class: "match-score" },
+        h("span", { class: "ms-you" }, who(SEAT_YOU), h("b", {}, num(state.totals[0]))),
+        h("span", { class: "ms-sep", "aria-hidden": "true" }, "–"),
+        h("span", { class: "ms-cpu" }, who(SEAT_CPU), h("b", {}, num(state.totals[1])))),
+      h("p", { class: "summary-reason" }, t(`summary.difficulty.${state.difficulty}`)),
+      rows.length
+        ? h("div", { class: "table-scroll" },
+            h("table", { class: "rounds-table" },
+              h("caption", { class: "sr-only" }, t("summary.rounds")),
+              h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("summary.col.round")), h("th", { scope: "col" }, t("summary.col.winner")),
+                h("th", { scope: "col" }, who(SEAT_YOU)), h("th", { scope: "col" }, who(SEAT_CPU)))),
+              h("tbody", {}, rows)))
+        : null,
+      h("div", { class: "sheet-actions two" }, again, newGame),
+    );
+    panel.setAttribute("aria-labelledby", "match-summary-title");
+    modal = openModal(panel, { closable: false, initialFocus: "[data-testid=new-game-button]" });
+  });
+}

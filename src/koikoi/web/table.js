@@ -1,0 +1,448 @@
+// The table: both players' areas, the field and the stock, the hand, and the sheets
+// for a two-card choice and the stop/koi-koi decision. Rendered whole from a view
+// (the state as shown, which events move step by step) and the local UI state.
+
+import { cardBack, cardButton, cardName } from "./cards.js";
+import { h } from "./dom.js";
+import { num, plural, t } from "./i18n.js";
+import { matchesOf, multiplier, sortYaku, total } from "./rulesinfo.js";
+import { pace, reducedMotion } from "./settings.js";
+
+const KINDS = ["bright", "animal", "ribbon", "plain"];
+export const SEAT_YOU = 0;
+export const SEAT_CPU = 1;
+
+/** Who, in the words of the table ("You", "Computer"). */
+export function who(seat) {
+  return seat === SEAT_YOU ? t("ui.you") : t("ui.computer");
+}
+
+export function yakuLabel(key, points) {
+  return t("ui.yaku_chip", { yaku: t(`yaku.${key}`), points: plural("points", points) });
+}
+
+// -- the parts --------------------------------------------------------------------
+
+function descriptions() {
+  // Texts that aria-describedby points at: a card's state, said after its name.
+  return h(
+    "div",
+    { hidden: true },
+    h("span", { id: "desc-can-capture" }, t("ui.card_state.can_capture")),
+    h("span", { id: "desc-capturable" }, t("ui.card_state.capturable")),
+    h("span", { id: "desc-must-capture" }, t("ui.card_state.must_capture")),
+    h("span", { id: "desc-not-your-turn" }, t("ui.card_state.wait")),
+  );
+}
+
+function kindIcon(kind) {
+  return h("span", { class: `kind-icon kind-${kind}`, "aria-hidden": "true" });
+}
+
+function rovingKeys(event) {
+  const keys = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 };
+  if (!(event.key in keys)) return;
+  const group = event.currentTarget;
+  const items = [...group.querySelectorAll(".card")];
+  const index = items.indexOf(document.activeElement);
+  if (index < 0) return;
+  let step = keys[event.key];
+  if (getComputedStyle(group).direction === "rtl" && (event.key === "ArrowLeft" || event.key === "ArrowRight")) step = -step;
+  const next = items[(index + step + items.length) % items.length];
+  for (const item of items) item.tabIndex = item === next ? 0 : -1;
+  next.focus();
+  event.preventDefault();
+}
+
+/** A capture pile by kind: counts, and the cards small and overlapping (one tab stop). */
+function piles(captured, seat) {
+  const groups = KINDS.map((kind) => {
+    const cards = captured[kind] || [];
+    const label = t("ui.pile_label", { kind: t(`kind.${kind}`), count: cards.length });
+    const minis = cards.map((slug, i) => h("span", { class: "pile-slot" }, cardButton(slug, { size: "mini", tabIndex: i === 0 ? 0 : -1 })));
+    return h(
+      "div",
+      {
+        class: `pile pile-${kind}`,
+        role: "group",
+        "aria-label": label,
+        "data-kind": kind,
+        "data-count": cards.length,
+        "data-testid": `pile-${seat === SEAT_YOU ? "you" : "cpu"}-${kind}`,
+        onkeydown: rovingKeys,
+      },
+      h("span", { class: "pile-head", title: t(`kind.${kind}`), "aria-hidden": "true" },
+        kindIcon(kind), h("span", { class: "pile-kind" }, t(`kind.${kind}`)), h("b", { class: "pile-count" }, num(cards.length))),
+      h("span", { class: "pile-cards" }, minis),
+    );
+  });
+  return h("div", { class: "piles" }, groups);
+}
+
+function yakuChips(yaku, seat) {
+  const entries = sortYaku(yaku);
+  const label = t(`ui.yaku_of.${seat === SEAT_YOU ? "you" : "cpu"}`);
+  if (!entries.length) return h("ul", { class: "chips", "aria-label": label }, h("li", { class: "chip chip-empty" }, t("ui.no_yaku")));
+  return h(
+    "ul",
+    { class: "chips", "aria-label": label, "data-testid": seat === SEAT_YOU ? "yaku-you" : "yaku-cpu" },
+    entries.map(([key, points]) => h("li", { class: "chip", title: t(`yaku.${key}.desc`), "data-yaku": key }, yakuLabel(key, points))),
+  );
+}
+
+function sideHead(view, seat) {
+  const calls = view.calls[seat] || 0;
+  return h(
+    "div",
+    { class: "side-head" },
+    h("span", { class: "who" }, who(seat)),
+    h("span", { class: "match-points", "data-testid": seat === SEAT_YOU ? "score-you" : "score-cpu", title: t("ui.match_points"), "aria-label": t("ui.match_points_of", { points: view.totals[seat] }) }, num(view.totals[seat])),
+    view.dealer === seat ? h("span", { class: "tag tag-dealer", title: t("ui.dealer_hint") }, t("ui.dealer")) : null,
+    calls ? h("span", { class: "tag tag-koikoi", "data-testid": seat === SEAT_YOU ? "calls-you" : "calls-cpu" }, plural("koikoi_calls", calls)) : null,
+    yakuChips(view.yaku[seat], seat),
+  );
+}
+
+function opponentArea(view) {
+  const n = view.opponent_hand;
+  const backs = [];
+  for (let i = 0; i < n; i += 1) backs.push(cardBack("opp-back"));
+  const cpuMult = multiplier(view.rules, view.calls[SEAT_CPU], view.calls[SEAT_YOU]);
+  return h(
+    "section",
+    { class: `side side-cpu ${view.turn === SEAT_CPU && !view.over ? "is-turn" : ""}`, "aria-label": t("ui.computer_area") },
+    h(
+      "div",
+      { class: "side-row" },
+      sideHead(view, SEAT_CPU),
+      cpuMult !== view.multiplier ? h("span", { class: "tag tag-mult", title: t("ui.multiplier_cpu_hint") }, t("ui.multiplier_short", { n: cpuMult })) : null,
+      h("div", { class: "opp-hand", id: "opp-hand", role: "img", "data-testid": "opponent-hand", "data-count": n, "aria-label": plural("opponent_hand", n) }, backs),
+    ),
+    piles(view.captured[SEAT_CPU], SEAT_CPU),
+  );
+}
+
+function playerArea(view) {
+  return h(
+    "section",
+    { class: `side side-you ${view.turn === SEAT_YOU && !view.over ? "is-turn" : ""}`, "aria-label": t("ui.your_area") },
+    h("div", { class: "side-row" }, sideHead(view, SEAT_YOU)),
+    piles(view.captured[SEAT_YOU], SEAT_YOU),
+  );
+}
+
+function scorebar(view) {
+  const parts = [
+    h("span", { class: "sb-round", "data-testid": "round" }, t("ui.round_of", { round: view.round, rounds: view.rounds })),
+  ];
+  if (view.target_score) parts.push(h("span", { class: "sb-target" }, t("ui.target", { points: view.target_score })));
+  parts.push(h("span", { class: "sb-mult", "data-testid": "multiplier", title: t("ui.multiplier_hint") }, t("ui.multiplier", { n: view.multiplier })));
+  return h("div", { class: "scorebar", role: "group", "aria-label": t("ui.scoreboard") }, parts);
+}
+
+function stockPile(view) {
+  const n = view.stock;
+  return h(
+    "div",
+    { class: "stock", id: "stock", role: "img", "aria-label": plural("stock", n) },
+    n > 0 ? cardBack("stock-back") : h("span", { class: "stock-empty", "aria-hidden": "true" }),
+    n > 1 ? cardBack("stock-back stock-back-2") : null,
+    h("span", { class: "stock-count", "data-testid": "stock-count", "data-count": n, "aria-hidden": "true" }, num(n)),
+  );
+}
+
+function field(view, ui, handlers) {
+  const selected = ui.selected && view.phase === "play" ? ui.selected : null;
+  const targets = new Set();
+  if (selected) for (const slug of matchesOf(selected, view.field)) targets.add(slug);
+  if (view.staged) for (const slug of view.staged.targets || []) targets.add(slug);
+  const choosing = !ui.busy && view.your_turn && (view.phase === "hand-choice" || view.phase === "draw-choice");
+  if (choosing) for (const slug of view.choices || []) targets.add(slug);
+  const cards = view.field.map((slug) => {
+    if (!slug) return h("span", { class: "field-slot", "aria-hidden": "true" });
+    const isTarget = targets.has(slug);
+    return cardButton(slug, {
+      testid: "field-card",
+      cls: `${isTarget ? "target" : ""} ${choosing && ui.selected === slug ? "selected" : ""}`,
+      describedBy: isTarget ? "desc-capturable" : null,
+      onClick: handlers.onFieldCard,
+    });
+  });
+  return h("div", { class: "field", id: "field", role: "group", "data-testid": "field", "aria-label": plural("field", view.field.filter(Boolean).length) }, cards);
+}
+
+function stage(view) {
+  if (!view.staged) return null;
+  const { slug, seat, source } = view.staged;
+  const caption = t(`ui.staged.${seat === SEAT_YOU ? "you" : "cpu"}.${source}`);
+  return h(
+    "div",
+    { class: `staged staged-${source} staged-seat-${seat}`, "data-testid": "staged" },
+    h("span", { class: "staged-caption" }, caption),
+    cardButton(slug, { size: "big", cls: "staged-card", tabIndex: -1 }),
+  );
+}
+
+function handArea(view, ui, handlers) {
+  const playing = view.phase === "play" && view.your_turn && !ui.busy && !view.over;
+  const legal = new Set((view.legal || []).filter((a) => a.play).map((a) => a.play));
+  const cards = view.hand.map((slug) => {
+    const canCapture = matchesOf(slug, view.field).length > 0;
+    const allowed = playing && legal.has(slug);
+    const describedBy = !playing ? "desc-not-your-turn" : !allowed ? "desc-must-capture" : canCapture ? "desc-can-capture" : null;
+    return cardButton(slug, {
+      size: "hand",
+      testid: "hand-card",
+      pressed: ui.selected === slug && playing,
+      cls: `${ui.selected === slug && playing ? "selected" : ""} ${canCapture ? "can-capture" : ""} ${playing && !allowed ? "illegal" : ""}`,
+      describedBy,
+      disabled: !allowed,
+      onClick: handlers.onHandCard,
+    });
+  });
+  const columns = view.hand.length > 8 ? Math.ceil(view.hand.length / Math.ceil(view.hand.length / 8)) : Math.max(view.hand.length, 1);
+  return h("div", { class: "hand", id: "hand", role: "group", "data-testid": "hand", "aria-label": plural("hand", view.hand.length), style: { "--cols": String(columns) } }, cards);
+}
+
+export function statusText(view, ui) {
+  if (ui.status) return ui.status;
+  if (view.over) return t("status.over");
+  if (ui.waiting) return t("status.thinking");
+  if (ui.busy) return "";
+  if (!view.your_turn) return t("status.cpu_turn");
+  switch (view.phase) {
+    case "play":
+      return ui.selected ? t("status.confirm_play", { card: cardName(ui.selected) }) : t("status.your_turn");
+    case "over":
+      return t("status.round_over");
+    case "hand-choice":
+      return t("status.hand_choice", { card: cardName(view.pending) });
+    case "draw-choice":
+      return t("status.draw_choice", { card: cardName(view.pending) });
+    case "decision":
+      return t("status.decision");
+    default:
+      return "";
+  }
+}
+
+function actionbar(view, ui, handlers) {
+  const playing = view.phase === "play" && view.your_turn && !ui.busy && !view.over;
+  return h(
+    "div",
+    { class: "actionbar" },
+    h("p", { class: `status ${ui.waiting ? "is-waiting" : ""}`, "data-testid": "status" },
+      statusText(view, ui),
+      playing && ui.selected ? h("span", { class: "status-hint" }, t("status.confirm_hint")) : null),
+    playing
+      ? h("div", { class: "actions" },
+          ui.selected ? h("button", { type: "button", class: "btn btn-ghost", onclick: handlers.onCancel, "data-testid": "cancel-button" }, t("ui.cancel")) : null,
+          h("button", {
+            type: "button",
+            class: "btn btn-primary",
+            "data-testid": "confirm-button",
+            disabled: !ui.selected,
+            onclick: handlers.onConfirm,
+            "aria-label": ui.selected ? t("ui.play_card", { card: cardName(ui.selected) }) : t("ui.play"),
+          }, t("ui.play")))
+      : null,
+  );
+}
+
+// -- sheets -----------------------------------------------------------------------
+
+function choiceSheet(view, ui, handlers) {
+  const pending = view.pending;
+  const title = view.phase === "hand-choice" ? t("choice.title.hand", { card: cardName(pending) }) : t("choice.title.draw", { card: cardName(pending) });
+  const selected = ui.selected && view.choices.includes(ui.selected) ? ui.selected : null;
+  return h(
+    "section",
+    { class: "sheet sheet-choice", role: "region", "aria-labelledby": "choice-title", "data-testid": "choice-sheet" },
+    h("h2", { id: "choice-title", class: "sheet-title" }, title),
+    h(
+      "div",
+      { class: "choice-row" },
+      h("div", { class: "choice-pending" },
+        h("span", { class: "choice-caption" }, view.phase === "hand-choice" ? t("choice.played") : t("choice.drawn")),
+        cardButton(pending, { size: "big", cls: "pending-card", testid: "pending-card" })),
+      h("span", { class: "choice-arrow", "aria-hidden": "true" }),
+      h("div", { class: "choice-options", role: "group", "aria-label": t("choice.options") },
+        view.choices.map((slug) =>
+          cardButton(slug, {
+            size: "big",
+            testid: "choice-card",
+            cls: selected === slug ? "selected" : "",
+            pressed: selected === slug,
+            noFlip: true,
+            onClick: handlers.onChoice,
+          }))),
+    ),
+    h("p", { class: "sheet-note" }, selected ? t("choice.confirm_hint", { card: cardName(selected) }) : t("choice.hint")),
+    h("div", { class: "sheet-actions" },
+      h("button", {
+        type: "button",
+        class: "btn btn-primary",
+        "data-testid": "confirm-button",
+        disabled: !selected,
+        onclick: handlers.onConfirm,
+        "aria-label": selected ? t("choice.take_card", { card: cardName(selected) }) : t("choice.take"),
+      }, t("choice.take"))),
+  );
+}
+
+function decisionSheet(view, handlers) {
+  const mine = view.yaku[SEAT_YOU] || {};
+  const base = total(mine);
+  const rules = view.rules;
+  const doubled = rules.double_at && base >= rules.double_at;
+  const nextMult = multiplier(rules, view.calls[SEAT_YOU] + 1, view.calls[SEAT_CPU]);
+  const rows = sortYaku(mine).map(([key, points]) =>
+    h("li", { class: "yaku-row" }, h("span", { class: "yaku-name" }, t(`yaku.${key}`)), h("span", { class: "yaku-points" }, plural("points", points))));
+  return h(
+    "section",
+    { class: "sheet sheet-decision", role: "region", "aria-labelledby": "decision-title", "data-testid": "decision-sheet" },
+    h("h2", { id: "decision-title", class: "sheet-title" }, t("decision.title")),
+    h("ul", { class: "yaku-list" }, rows),
+    h("dl", { class: "stake-lines" },
+      h("div", {}, h("dt", {}, t("decision.total")), h("dd", {}, plural("points", base))),
+      doubled ? h("div", {}, h("dt", {}, t("decision.doubled")), h("dd", {}, t("decision.doubled_value", { points: rules.double_at }))) : null,
+      h("div", {}, h("dt", {}, t("decision.multiplier")), h("dd", { "data-testid": "decision-multiplier" }, t("ui.multiplier_short", { n: view.multiplier }))),
+      h("div", { class: "stake" }, h("dt", {}, t("decision.stake")), h("dd", { "data-testid": "stake" }, plural("points", view.stake ?? 0)))),
+    h("p", { class: "sheet-note" }, t("decision.risk"), " ", nextMult > view.multiplier ? t("decision.next_multiplier", { n: nextMult }) : ""),
+    view.hand.length
+      ? h("div", { class: "decision-hand", role: "group", "aria-label": plural("hand", view.hand.length) },
+          h("span", { class: "decision-hand-label", "aria-hidden": "true" }, t("decision.hand")),
+          h("span", { class: "decision-hand-cards" }, view.hand.map((slug) => cardButton(slug, { size: "mini", tabIndex: -1, noFlip: true }))))
+      : null,
+    h("div", { class: "sheet-actions two" },
+      h("button", { type: "button", class: "btn btn-stop", "data-testid": "stop-button", onclick: handlers.onStop, "aria-keyshortcuts": "S" },
+        h("span", { class: "btn-main" }, t("decision.stop")),
+        h("span", { class: "btn-sub" }, t("decision.stop_sub", { points: plural("points", view.stake ?? 0) }))),
+      h("button", { type: "button", class: "btn btn-koikoi", "data-testid": "koikoi-button", onclick: handlers.onKoikoi, "aria-keyshortcuts": "K" },
+        h("span", { class: "btn-main" }, t("decision.koikoi")),
+        h("span", { class: "btn-sub" }, t("decision.koikoi_sub")))),
+  );
+}
+
+function banner(ui) {
+  if (!ui.banner) return null;
+  return h("div", { class: `banner banner-${ui.banner.kind}`, "data-testid": "banner" }, ui.banner.text);
+}
+
+function logPanel(log) {
+  return h(
+    "aside",
+    { class: "log", "aria-label": t("ui.log") },
+    h("h2", { class: "log-title" }, t("ui.log")),
+    h("ol", { class: "log-list", "data-testid": "log" }, log.slice(-60).reverse().map((entry) => h("li", { class: `log-${entry.kind || "info"}` }, entry.text()))),
+  );
+}
+
+// -- the whole table --------------------------------------------------------------
+
+export function renderTable(container, view, ui, handlers, log) {
+  const board = h(
+    "section",
+    { class: "board", "aria-label": t("ui.board") },
+    stockPile(view),
+    field(view, ui, handlers),
+    stage(view),
+    banner(ui),
+  );
+  const sheetWanted = !ui.busy && view.your_turn && !view.over;
+  let sheet = null;
+  if (sheetWanted && (view.phase === "hand-choice" || view.phase === "draw-choice") && view.pending) sheet = choiceSheet(view, ui, handlers);
+  else if (sheetWanted && view.phase === "decision") sheet = decisionSheet(view, handlers);
+  if (sheet) board.append(sheet);
+  const table = h(
+    "div",
+    { class: "table", "data-phase": view.phase, "data-turn": view.turn, "data-busy": ui.busy ? "true" : "false", "data-sheet": sheet ? "true" : "false" },
+    descriptions(),
+    scorebar(view),
+    opponentArea(view),
+    board,
+    playerArea(view),
+    actionbar(view, ui, handlers),
+    handArea(view, ui, handlers),
+  );
+  const before = animating() ? snapshot(container) : null;
+  const focusKey = focusedKey();
+  container.replaceChildren(h("div", { class: "table-wrap" }, table, logPanel(log)));
+  restoreFocus(container, focusKey, sheet);
+  if (before) flip(container, before);
+}
+
+// -- focus kept across re-renders ---------------------------------------------------
+
+function focusedKey() {
+  const active = document.activeElement;
+  if (!active || active === document.body) return null;
+  const testid = active.getAttribute("data-testid");
+  const slug = active.getAttribute("data-slug");
+  return { testid, slug };
+}
+
+function restoreFocus(container, key, sheet) {
+  const sheetControls = ["choice-card", "confirm-button", "stop-button", "koikoi-button"];
+  if (sheet && !(key && sheetControls.includes(key.testid))) {
+    // A choice to make: focus goes to it.
+    const first = sheet.querySelector("[data-testid=choice-card], [data-testid=stop-button]");
+    if (first) {
+      first.focus({ preventScroll: true });
+      return;
+    }
+  }
+  if (!key) return;
+  let target = null;
+  if (key.slug && key.testid) target = container.querySelector(`[data-testid="${key.testid}"][data-slug="${CSS.escape(key.slug)}"]`);
+  else if (key.testid) target = container.querySelector(`[data-testid="${key.testid}"]`);
+  if (!target && (key.testid === "hand-card" || key.testid === "confirm-button" || key.testid === "choice-card")) {
+    target = container.querySelector("[data-testid=hand-card]");
+  }
+  if (target) target.focus({ preventScroll: true });
+}
+
+// -- movement: cards glide from where they were to where they are now (FLIP) ----------
+
+function animating() {
+  return pace() > 0 && !reducedMotion();
+}
+
+function snapshot(container) {
+  const rects = new Map();
+  for (const element of container.querySelectorAll(".card[data-slug]:not([data-noflip])")) {
+    if (!rects.has(element.dataset.slug)) rects.set(element.dataset.slug, element.getBoundingClientRect());
+  }
+  const from = {};
+  for (const id of ["opp-hand", "stock", "hand"]) {
+    const element = container.querySelector(`#${id}`);
+    if (element) from[id] = element.getBoundingClientRect();
+  }
+  return { rects, from };
+}
+
+function flip(container, before) {
+  const duration = 380 * Math.min(pace(), 1.4);
+  for (const element of container.querySelectorAll(".card[data-slug]:not([data-noflip])")) {
+    let old = before.rects.get(element.dataset.slug);
+    if (!old && element.classList.contains("staged-card")) {
+      const stagedFrom = element.closest(".staged-seat-1.staged-play") ? before.from["opp-hand"] : element.closest(".staged-draw") ? before.from.stock : null;
+      old = stagedFrom;
+    }
+    if (!old) continue;
+    const now = element.getBoundingClientRect();
+    if (!now.width || !old.width) continue;
+    const dx = old.left - now.left;
+    const dy = old.top - now.top;
+    if (Math.abs(dx) < 1 && Math.abs(dy) < 1 && Math.abs(old.width - now.width) < 1) continue;
+    const sx = old.width / now.width;
+    const sy = old.height / now.height;
+    element.animate(
+      [
+        { transformOrigin: "0 0", transform: `translate(${dx}px, ${dy}px) scale(${sx}, ${sy})` },
+        { transformOrigin: "0 0", transform: "none" },
+      ],
+      { duration, easing: "cubic-bezier(.2,.7,.2,1)" },
+    );
+  }
+}
