@@ -882,8 +882,9 @@ _FRAME = (
 )
 
 
-def _frame() -> str:
-    return _path(_FRAME, "#f8f3e6", fill_rule="evenodd") + _el(
+def _outline() -> str:
+    """The thin dark edge around every card, face or back."""
+    return _el(
         "rect",
         x=0.6,
         y=0.6,
@@ -894,6 +895,10 @@ def _frame() -> str:
         stroke=_INK,
         stroke_width=1.2,
     )
+
+
+def _frame() -> str:
+    return _path(_FRAME, "#f8f3e6", fill_rule="evenodd") + _outline()
 
 
 def _month_number(month: int, ink: str) -> str:
@@ -1051,16 +1056,6 @@ def card_back_svg() -> str:
             stroke="#e3b23c",
             stroke_width=1.2,
         )
-        + _el(
-            "rect",
-            x=0.6,
-            y=0.6,
-            width=98.8,
-            height=158.8,
-            rx=7.6,
-            fill="none",
-            stroke=_INK,
-            stroke_width=1.2,
-        )
+        + _outline()
     )
     return _document("Card back", body, class_="card card-back")
