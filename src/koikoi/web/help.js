@@ -4,7 +4,7 @@
 
 import { ALL, cardButton } from "./cards.js";
 import { h, icon, openModal } from "./dom.js";
-import { listOr, plural, t } from "./i18n.js";
+import { listOr, locale, plural, t } from "./i18n.js";
 import { HAND_YAKU, YAKU, yakuCards, yakuPoints } from "./rulesinfo.js";
 
 const TIPS = 9;
@@ -153,7 +153,7 @@ function yakuTab(r) {
     ordered.map((key) =>
       h("article", { class: `yaku-card ${enabled.has(key) ? "" : "is-off"}`, "data-yaku": key },
         h("header", {},
-          h("h3", {}, t(`yaku.${key}`), " ", h("span", { class: "yaku-term", lang: "ja-Latn" }, t(`yaku.${key}.term`))),
+          h("h3", {}, t(`yaku.${key}`), " ", h("span", { class: "yaku-term", lang: locale() === "ja" ? "ja" : "ja-Latn" }, t(`yaku.${key}.term`))),
           h("span", { class: "yaku-score" }, enabled.has(key) ? yakuScoreText(key, r) : t("help.yaku.off"))),
         h("p", {}, t(`yaku.${key}.desc`)),
         h("div", { class: "yaku-cards", role: "group", "aria-label": t("help.yaku.cards_of", { yaku: t(`yaku.${key}`) }) },
