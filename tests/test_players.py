@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from deals import build
 from koikoi.cards import (
     ALL_CARDS,
     BRIGHTS,
@@ -53,32 +54,6 @@ def player(name: str, seed: int = 0) -> Player:
 
 
 # -- building positions -----------------------------------------------------------------
-
-# Fillers go out one card per month at a time, so filled hands rarely pair by accident.
-FILL_ORDER = [SLUGS[card] for card in sorted(range(48), key=lambda card: (card % 4, card // 4))]
-
-
-def build(
-    rules: RuleSet = CLASSIC,
-    *,
-    hands: tuple[Sequence[str], Sequence[str]] = ((), ()),
-    field: Sequence[str] = (),
-    stock: Sequence[str] = (),
-    dealer: int = 0,
-) -> Round:
-    """A legal deal: the named cards where given, the rest filled in :data:`FILL_ORDER`."""
-    named = [*hands[0], *hands[1], *field, *stock]
-    assert len(set(named)) == len(named), "a card is named twice in the test deal"
-    rest = [slug for slug in FILL_ORDER if slug not in named]
-
-    def fill(given: Sequence[str], size: int) -> list[str]:
-        assert len(given) <= size
-        return [*given, *(rest.pop(0) for _ in range(size - len(given)))]
-
-    hand0 = fill(hands[0], rules.hand_size)
-    hand1 = fill(hands[1], rules.hand_size)
-    field_cards = fill(field, rules.field_size)
-    return Round.from_deal(rules, dealer, [hand0, hand1], field_cards, [*stock, *rest])
 
 
 def position(
