@@ -10,6 +10,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from koikoi.cards import SLUGS, ids
+from koikoi.players.baseline import GreedyPlayer
+from koikoi.round import action_to_json
 from koikoi.rules import PRESETS
 from koikoi.server.app import create_app
 from koikoi.server.games import COMPUTER, GameSession
@@ -222,3 +224,54 @@ def test_card_pictures_are_served(client: TestClient) -> None:
     missing = client.get("/cards/susuki-mon.svg")
     assert missing.status_code == 404
     assert "susuki-moon" in missing.json()["detail"]
+
+
+def test_round_endings_say_how_the_points_were_made(client: TestClient) -> None:
+    """The browser shows the server's scoring facts instead of recomputing the rules."""
+    rules = {"preset": "classic", "rounds": 12, "target_score": 0, "multiplier": "opponent-called"}
+    rules["double_at"] = 2
+    state = new_game(client, "easy", rules)["state"]
+    assert state["multiplier"] == state["opponent_multiplier"] == 1
+    assert state["koikoi_multiplier"] == 1  # opponent-called: one's own call does not count
+    endings = []
+    calls = 0
+    # The human plays greedily (from its own observation) and always calls koi-koi.
+    greedy = GreedyPlayer(0)
+    match = session_of(client, state["id"]).match
+    while not state["over"]:
+        if state["phase"] == "decision":
+            assert state["stake_doubled"] == (sum(state["yaku"][0].values()) >= 2)
+            action: dict[str, Any] = {"koikoi": True}
+        else:
+            action = action_to_json(greedy.choose(match.observation(0)))
+        body = client.post(
+            f"/api/games/{state['id']}/actions",
+            json={"action": action, "version": state["version"]},
+        ).json()
+        endings += [event for event in body["events"] if event["type"] == "round-over"]
+        for event in body["events"]:
+            if event["type"] == "koikoi":
+                calls += 1
+                caller = event["seat"]
+                assert event["multipliers"][1 - caller] == 2
+                assert event["multipliers"][caller] == (
+                    2 if body["state"]["calls"][1 - caller] else 1
+                )
+        state = body["state"]
+    assert endings
+    assert calls  # the koi-koi events above were checked
+    assert any(event["scoring"] for event in endings)
+    for event in endings:
+        assert event["reason"] in (
+            "stop",
+            "final-turn",
+            "no-call-allowed",
+            "hand-yaku",
+            "exhausted",
+        )
+        if event["scoring"] is not None:
+            seat = event["winner"]
+            scoring = event["scoring"]
+            assert scoring["total"] == sum(event["yaku"][seat].values())
+            factor = scoring["multiplier"] * (2 if scoring["doubled"] else 1)
+            assert event["points"][seat] == scoring["total"] * factor

@@ -239,10 +239,14 @@ class Scorer:
 
     def final(self, total: int, own_calls: int = 0, opponent_calls: int = 0) -> int:
         """The stopper's round score: ``double_at``, then the koi-koi multiplier."""
+        doubled, factor = self.factors(total, own_calls, opponent_calls)
+        return total * (2 if doubled else 1) * factor
+
+    def factors(self, total: int, own_calls: int = 0, opponent_calls: int = 0) -> tuple[bool, int]:
+        """Whether ``double_at`` doubles this total, and the koi-koi multiplier."""
         rules = self.rules
-        if rules.double_at and total >= rules.double_at:
-            total *= 2
-        return total * multiplier(rules.multiplier, own_calls, opponent_calls)
+        doubled = bool(rules.double_at) and total >= rules.double_at
+        return doubled, multiplier(rules.multiplier, own_calls, opponent_calls)
 
 
 def multiplier(kind: Multiplier, own_calls: int, opponent_calls: int) -> int:

@@ -17,13 +17,19 @@ from koikoi.cards import SLUGS, slugs
 from koikoi.match import Match
 from koikoi.players import Player, make_player
 from koikoi.round import (
+    FINAL_TURN,
     KOIKOI,
+    NO_CALL_ALLOWED,
     STOP,
+    STOPPED,
     Action,
     Phase,
+    Round,
+    RoundResult,
     action_from_json,
 )
 from koikoi.rules import RuleSet
+from koikoi.yaku import multiplier, scorer_for
 
 DIFFICULTIES = ("easy", "normal", "expert")
 HUMAN = 0
@@ -114,7 +120,7 @@ class GameSession:
         self.match.apply(action)
         events: list[dict[str, Any]] = []
         if action == KOIKOI:
-            events.append({"type": "koikoi", "seat": seat})
+            events.append({"type": "koikoi", "seat": seat, "multipliers": multipliers(game)})
         elif action == STOP:
             events.append({"type": "stop", "seat": seat})
         events.extend(
@@ -131,7 +137,7 @@ class GameSession:
         """Rounds ended since ``round_number`` began (some end at the deal, by hand
         yaku), then the end of the match or the next deal."""
         events: list[dict[str, Any]] = [
-            {"type": "round-over", "round": number, **self.match.results[number - 1].to_json()}
+            round_over_event(number, self.match.results[number - 1], self.match.rules)
             for number in range(round_number, len(self.match.results) + 1)
         ]
         if self.match.is_over:
@@ -151,6 +157,34 @@ class GameSession:
                 }
             )
         return events
+
+
+def multipliers(game: Round) -> list[int]:
+    """The koi-koi multiplier each seat would score with if it stopped now."""
+    kind = game.rules.multiplier
+    return [
+        multiplier(kind, game.calls[0], game.calls[1]),
+        multiplier(kind, game.calls[1], game.calls[0]),
+    ]
+
+
+def round_over_event(number: int, result: RoundResult, rules: RuleSet) -> dict[str, Any]:
+    """A finished round, with how it ended and, for a stop, how its points were made."""
+    scoring = None
+    if result.reason in (STOPPED, FINAL_TURN, NO_CALL_ALLOWED) and result.winner is not None:
+        seat = result.winner
+        total = sum(result.yaku[seat].values())
+        doubled, factor = scorer_for(rules).factors(
+            total, result.calls[seat], result.calls[1 - seat]
+        )
+        scoring = {"total": total, "doubled": doubled, "multiplier": factor}
+    return {
+        "type": "round-over",
+        "round": number,
+        **result.to_json(),
+        "reason": result.reason,
+        "scoring": scoring,
+    }
 
 
 class GameRegistry:

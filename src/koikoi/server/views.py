@@ -28,9 +28,12 @@ def state_json(session: GameSession) -> dict[str, Any]:
     rules = obs.rules
     own_calls, their_calls = obs.calls[HUMAN], obs.calls[1 - HUMAN]
     totals = [sum(yaku.values()) for yaku in obs.yaku]
+    scorer = scorer_for(rules)
     stake = None
+    stake_doubled = False
     if obs.phase is Phase.DECISION and obs.to_move:
-        stake = scorer_for(rules).final(totals[HUMAN], own_calls, their_calls)
+        stake = scorer.final(totals[HUMAN], own_calls, their_calls)
+        stake_doubled = scorer.factors(totals[HUMAN])[0]
     return {
         "id": session.id,
         "version": session.version,
@@ -54,7 +57,10 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "yaku_totals": totals,
         "calls": list(obs.calls),
         "multiplier": multiplier(rules.multiplier, own_calls, their_calls),
+        "opponent_multiplier": multiplier(rules.multiplier, their_calls, own_calls),
+        "koikoi_multiplier": multiplier(rules.multiplier, own_calls + 1, their_calls),
         "stake": stake,
+        "stake_doubled": stake_doubled,
         "round": view.round_number,
         "rounds": view.rounds,
         "totals": list(view.totals),

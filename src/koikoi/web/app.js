@@ -6,7 +6,7 @@ import { byId, cardName, info, installLongPress, setCards } from "./cards.js";
 import { announce, clear, closeAllModals, h, icon, modalOpen, toast } from "./dom.js";
 import { openHelp } from "./help.js";
 import { list, loadLanguage, plural, t } from "./i18n.js";
-import { matchesOf, multiplier, sortYaku, totalsAfter } from "./rulesinfo.js";
+import { matchesOf, sortYaku, totalsAfter } from "./rulesinfo.js";
 import { apply as applySettings, delay, pace, save, setDelay, settings, urlLang } from "./settings.js";
 import { openSettings } from "./settingsdialog.js";
 import { renderStart, startRules } from "./start.js";
@@ -206,7 +206,10 @@ function viewFromState(state, previous) {
     yaku: [{ ...state.yaku[0] }, { ...state.yaku[1] }],
     calls: [...state.calls],
     multiplier: state.multiplier,
+    opponent_multiplier: state.opponent_multiplier,
+    koikoi_multiplier: state.koikoi_multiplier,
     stake: state.stake,
+    stake_doubled: state.stake_doubled,
     pending: state.pending,
     choices: [...state.choices],
     legal: state.legal,
@@ -243,6 +246,7 @@ function initialView(state, events) {
   view.yaku = [{}, {}];
   view.calls = [0, 0];
   view.multiplier = 1;
+  view.opponent_multiplier = 1;
   view.phase = "play";
   view.turn = state.dealer;
   view.your_turn = false;
@@ -349,7 +353,7 @@ async function step(event, state, { boardless = false } = {}) {
     case "koikoi": {
       if (!boardless) {
         view.calls[event.seat] += 1;
-        view.multiplier = multiplier(view.rules, view.calls[SEAT_YOU], view.calls[SEAT_CPU]);
+        [view.multiplier, view.opponent_multiplier] = event.multipliers;
       }
       const text = () => t(`log.koikoi.${side(event.seat)}`);
       addLog("koikoi", text);

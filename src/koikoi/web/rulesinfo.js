@@ -41,28 +41,6 @@ export function totalsAfter(results, rounds) {
   return totals;
 }
 
-/** The factor koi-koi calls put on the stopper's score (as the server's yaku.multiplier). */
-export function multiplier(rules, ownCalls, opponentCalls) {
-  switch (rules.multiplier) {
-    case "per-call":
-      return 2 ** (ownCalls + opponentCalls);
-    case "any-called":
-      return ownCalls || opponentCalls ? 2 : 1;
-    case "opponent-called":
-      return opponentCalls ? 2 : 1;
-    case "per-opponent-call":
-      return 2 ** opponentCalls;
-    default:
-      return 1;
-  }
-}
-
-/** The stopper's score from a yaku total: double_at, then the multiplier. */
-export function finalScore(rules, base, ownCalls, opponentCalls) {
-  const doubled = rules.double_at && base >= rules.double_at;
-  return (doubled ? base * 2 : base) * multiplier(rules, ownCalls, opponentCalls);
-}
-
 const slugsWhere = (test) => ALL.filter(test).map((card) => card.slug);
 
 /** The cards that make a yaku, for the pictures in the help (examples for counted yaku). */

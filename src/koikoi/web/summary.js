@@ -3,7 +3,7 @@
 import { cardButton } from "./cards.js";
 import { h, openModal } from "./dom.js";
 import { num, plural, t } from "./i18n.js";
-import { HAND_YAKU, finalScore, multiplier, sortYaku, total, totalsAfter } from "./rulesinfo.js";
+import { sortYaku, totalsAfter } from "./rulesinfo.js";
 import { SEAT_CPU, SEAT_YOU, who } from "./table.js";
 
 function yakuRows(yaku) {
@@ -19,21 +19,18 @@ function line(label, value, cls = "") {
   return h("div", { class: cls }, h("dt", {}, label), h("dd", {}, value));
 }
 
-/** How a scorer's points came about: yaku total, doubling, multiplier, points. */
-function breakdown(rules, yaku, calls, seat, points) {
-  const base = total(yaku);
-  const own = calls[seat];
-  const other = calls[1 - seat];
-  const isHandYaku = Object.keys(yaku).some((key) => HAND_YAKU.has(key));
+/** How a scorer's points came about, as the server reports it: yaku total, doubling,
+ * multiplier, points (or a hand yaku, or the dealer's exhausted-round points). */
+function breakdown(rules, event, seat) {
+  const points = event.points[seat];
   const lines = [];
-  if (!isHandYaku && finalScore(rules, base, own, other) === points && base > 0) {
-    lines.push(line(t("summary.yaku_total"), plural("points", base)));
-    if (rules.double_at && base >= rules.double_at) lines.push(line(t("summary.doubled"), t("summary.doubled_value", { points: rules.double_at })));
-    const factor = multiplier(rules, own, other);
-    lines.push(line(t("summary.multiplier"), t("ui.multiplier_short", { n: factor })));
-  } else if (isHandYaku) {
+  if (event.scoring && event.winner === seat) {
+    lines.push(line(t("summary.yaku_total"), plural("points", event.scoring.total)));
+    if (event.scoring.doubled) lines.push(line(t("summary.doubled"), t("summary.doubled_value", { points: rules.double_at })));
+    lines.push(line(t("summary.multiplier"), t("ui.multiplier_short", { n: event.scoring.multiplier })));
+  } else if (event.reason === "hand-yaku") {
     lines.push(line(t("summary.hand_yaku"), t("summary.hand_yaku_value")));
-  } else if (rules.exhausted === "dealer") {
+  } else if (event.reason === "exhausted" && event.winner === seat) {
     lines.push(line(t("summary.exhausted_dealer"), plural("points", rules.exhausted_points)));
   }
   lines.push(line(t("summary.points"), plural("points", points), "summary-points"));
@@ -57,7 +54,7 @@ export function showRoundSummary({ event, state, view }) {
       { class: `summary-side summary-${seat === SEAT_YOU ? "you" : "cpu"}` },
       h("h3", {}, who(seat)),
       yakuRows(event.yaku[seat] || {}),
-      breakdown(rules, event.yaku[seat] || {}, event.calls, seat, event.points[seat]),
+      breakdown(rules, event, seat),
       event.calls[seat] ? h("p", { class: "summary-calls" }, plural("koikoi_calls", event.calls[seat])) : null,
     ));
   if (!scorers.length) {

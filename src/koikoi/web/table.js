@@ -5,7 +5,7 @@
 import { cardBack, cardButton, cardName } from "./cards.js";
 import { h } from "./dom.js";
 import { num, plural, t } from "./i18n.js";
-import { matchesOf, multiplier, sortYaku, total } from "./rulesinfo.js";
+import { matchesOf, sortYaku, total } from "./rulesinfo.js";
 import { pace, reducedMotion } from "./settings.js";
 
 const KINDS = ["bright", "animal", "ribbon", "plain"];
@@ -107,7 +107,7 @@ function opponentArea(view) {
   const n = view.opponent_hand;
   const backs = [];
   for (let i = 0; i < n; i += 1) backs.push(cardBack("opp-back"));
-  const cpuMult = multiplier(view.rules, view.calls[SEAT_CPU], view.calls[SEAT_YOU]);
+  const cpuMult = view.opponent_multiplier;
   return h(
     "section",
     { class: `side side-cpu ${view.turn === SEAT_CPU && !view.over ? "is-turn" : ""}`, "aria-label": t("ui.computer_area") },
@@ -294,8 +294,8 @@ function decisionSheet(view, handlers) {
   const mine = view.yaku[SEAT_YOU] || {};
   const base = total(mine);
   const rules = view.rules;
-  const doubled = rules.double_at && base >= rules.double_at;
-  const nextMult = multiplier(rules, view.calls[SEAT_YOU] + 1, view.calls[SEAT_CPU]);
+  const doubled = view.stake_doubled;
+  const nextMult = view.koikoi_multiplier;
   const rows = sortYaku(mine).map(([key, points]) =>
     h("li", { class: "yaku-row" }, h("span", { class: "yaku-name" }, t(`yaku.${key}`)), h("span", { class: "yaku-points" }, plural("points", points))));
   return h(
