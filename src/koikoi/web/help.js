@@ -19,7 +19,7 @@ function section(title, ...items) {
 }
 
 /** How a yaku scores under `r`, in words. */
-export function yakuScoreText(key, r) {
+function yakuScoreText(key, r) {
   const p = yakuPoints(r, key);
   const counted = { tane: ["animals", "tane"], tan: ["ribbons", "tan"], kasu: ["plains", "kasu"] };
   if (counted[key]) {
@@ -51,7 +51,7 @@ function enabledYaku(r) {
   });
 }
 
-export function rulesSections(r) {
+function rulesSections(r) {
   const stock = 48 - 2 * Number(r.hand_size) - Number(r.field_size);
   const handYaku = ["teshi", "kuttsuki"].filter((key) => Number(r[key]) > 0);
   const sections = [];

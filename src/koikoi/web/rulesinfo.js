@@ -13,7 +13,7 @@ export const YAKU = [
 export const HAND_YAKU = new Set(["teshi", "kuttsuki"]);
 
 /** The rule field holding a yaku's points. */
-export function ruleKey(yaku) {
+function ruleKey(yaku) {
   return yaku.replace(/-/g, "_");
 }
 

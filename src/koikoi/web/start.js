@@ -29,7 +29,7 @@ function presetValues() {
 }
 
 /** The rules to send: the preset and only the fields that differ from it. */
-export function chosenRules() {
+function chosenRules() {
   const base = presetValues();
   const rules = { preset: form.preset };
   for (const [key, value] of Object.entries(form.values || {})) {
