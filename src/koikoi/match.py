@@ -50,14 +50,13 @@ class Match:
     do not apply and the match is that single round.
     """
 
+    seed: int | None
+    """The seed every deal is shuffled from; None for a given deal."""
+    deal: dict[str, object] | None
+    """The given deal in record form; None for a seeded match."""
+
     def __init__(self, rules: RuleSet, seed: int) -> None:
-        self.rules = rules
-        self.seed = seed
-        self.deal: dict[str, object] | None = None
-        self._rng = random.Random(seed)
-        self.results: list[RoundResult] = []
-        self.totals = [0, 0]
-        self.actions: list[Action] = []
+        self._begin(rules, seed, random.Random(seed))
         if rules.first_dealer is FirstDealer.SEAT_0:
             dealer = 0
         elif rules.first_dealer is FirstDealer.CARD_DRAW:
@@ -74,18 +73,20 @@ class Match:
         ``Match.single(Round.from_deal(...))`` is the match of a given-deal record.
         """
         game = object.__new__(cls)
-        game.rules = round.rules
-        game.seed = None
-        game._rng = random.Random(0)
-        game.results = []
-        game.totals = [0, 0]
-        game.actions = []
+        game._begin(round.rules, None, random.Random(0))
         game.round = round
         game.deal = round.deal_json()
         game._book_if_over()
         return game
 
-    seed: int | None
+    def _begin(self, rules: RuleSet, seed: int | None, rng: random.Random) -> None:
+        self.rules = rules
+        self.seed = seed
+        self.deal = None
+        self._rng = rng
+        self.results: list[RoundResult] = []
+        self.totals = [0, 0]
+        self.actions: list[Action] = []
 
     # -- state -------------------------------------------------------------------------
 

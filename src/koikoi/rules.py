@@ -234,13 +234,6 @@ class RuleSet:
     # -- building ----------------------------------------------------------------------
 
     @classmethod
-    def preset_named(cls, name: str) -> RuleSet:
-        try:
-            return PRESETS[name]
-        except KeyError:
-            raise RulesError([_bad_value_message("preset", name, PRESET_NAMES)]) from None
-
-    @classmethod
     def from_mapping(cls, data: Mapping[str, Any]) -> RuleSet:
         """A rule set from file-form data: an optional ``preset`` plus overrides.
 

@@ -68,8 +68,6 @@ YAKU_KEYS: tuple[str, ...] = (
 )  # fmt: skip
 """Every yaku key, in the order of RULES.md §3 (the order yaku are listed in)."""
 
-BRIGHT_YAKU = frozenset({GOKO, SHIKO, AME_SHIKO, SANKO})
-HAND_YAKU = frozenset({TESHI, KUTTSUKI})
 
 _CANCELLER_MASKS = {
     ViewingCanceller.RAINMAN: RAINMAN,
@@ -264,6 +262,15 @@ def multiplier(kind: Multiplier, own_calls: int, opponent_calls: int) -> int:
     if kind is Multiplier.PER_OPPONENT_CALL:
         return 1 << opponent_calls
     return 1
+
+
+def multipliers(kind: Multiplier, calls: tuple[int, int] | list[int]) -> tuple[int, int]:
+    """The multiplier each seat would score with if it stopped, given both seats' calls.
+
+    >>> multipliers(Multiplier.OPPONENT_CALLED, (1, 0))
+    (1, 2)
+    """
+    return multiplier(kind, calls[0], calls[1]), multiplier(kind, calls[1], calls[0])
 
 
 @lru_cache(maxsize=256)

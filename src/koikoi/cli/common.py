@@ -9,6 +9,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from koikoi.players import PLAYERS
 from koikoi.rules import PRESET_NAMES, RulesError, RuleSet, resolve_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -44,3 +45,16 @@ def load_rules(spec: str | None, assignments: tuple[str, ...], *, as_json: bool)
         return resolve_rules(spec, assignments)
     except RulesError as error:
         fail(str(error), as_json=as_json)
+
+
+def player_name(name: str) -> str:
+    """A registered player's name (surrounding spaces ignored); others are a usage error."""
+    name = name.strip()
+    if name not in PLAYERS:
+        raise click.BadParameter(f"unknown player {name!r}; players: {', '.join(PLAYERS)}")
+    return name
+
+
+def player_names(value: str) -> list[str]:
+    """Comma-separated player names, each checked with :func:`player_name`."""
+    return [player_name(name) for name in value.split(",") if name.strip()]

@@ -12,17 +12,8 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from koikoi.cli.common import fail, load_rules, rules_options
-from koikoi.players import PLAYERS
+from koikoi.cli.common import fail, load_rules, player_name, player_names, rules_options
 from koikoi.tournament import PairResult, elo_ratings, round_robin, run, schedule, tally
-
-
-def _names(value: str) -> list[str]:
-    names = [name.strip() for name in value.split(",") if name.strip()]
-    for name in names:
-        if name not in PLAYERS:
-            raise click.BadParameter(f"unknown player {name!r}; players: {', '.join(PLAYERS)}")
-    return names
 
 
 def _pairs(value: str) -> list[tuple[str, str]]:
@@ -31,8 +22,7 @@ def _pairs(value: str) -> list[tuple[str, str]]:
         a, sep, b = item.strip().partition(":")
         if not sep:
             raise click.BadParameter(f"a pair is A:B, not {item.strip()!r}")
-        (a,), (b,) = _names(a), _names(b)
-        pairs.append((a, b))
+        pairs.append((player_name(a), player_name(b)))
     return pairs
 
 
@@ -100,7 +90,9 @@ def tournament_command(
     if bool(matches) == bool(rounds):
         fail("give exactly one of --matches N or --rounds N", as_json=as_json)
     try:
-        pairs = round_robin(_names(players_text)) if players_text else _pairs(pairs_text or "")
+        pairs = (
+            round_robin(player_names(players_text)) if players_text else _pairs(pairs_text or "")
+        )
     except click.BadParameter as error:
         fail(error.format_message(), as_json=as_json)
     same = next((f"{a}:{b}" for a, b in pairs if a == b), None)

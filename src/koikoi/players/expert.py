@@ -21,7 +21,7 @@ import time
 from collections.abc import Callable
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
-from koikoi.players.heuristic import yaku_sets
+from koikoi.players.heuristic import open_yaku
 from koikoi.round import (
     CAPTURE_BASE,
     STOP,
@@ -57,11 +57,10 @@ def take_values(captured: tuple[CardSet, CardSet], rules: RuleSet) -> TakeValues
     for seat in (0, 1):
         values = [float(v) for v in CARD_VALUES]
         mine, theirs = captured[seat], captured[1 - seat]
-        for cards, needed, points in yaku_sets(rules):
-            if (cards & ~theirs).bit_count() >= needed:
-                bonus = 2.0 * points * (1 + (mine & cards).bit_count()) / needed
-                for card in ids(cards & ~mine & ~theirs):
-                    values[card] += bonus
+        for cards, needed, points in open_yaku(theirs, rules):
+            bonus = 2.0 * points * (1 + (mine & cards).bit_count()) / needed
+            for card in ids(cards & ~mine & ~theirs):
+                values[card] += bonus
         own.append(values)
     return (
         tuple(a + b / 2 for a, b in zip(own[0], own[1], strict=True)),

@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator
 
 from koikoi.cards import (
     ANIMALS,
@@ -52,7 +53,7 @@ class EasyPlayer:
         return max(legal, key=lambda a: (move_gain(obs, a), self._rng.random()))
 
 
-def yaku_sets(rules: RuleSet) -> tuple[tuple[CardSet, int, int], ...]:
+def _yaku_sets(rules: RuleSet) -> tuple[tuple[CardSet, int, int], ...]:
     """(cards, how many are needed, points) of each yaku a pile can grow toward."""
     sets = (
         (BRIGHTS, 3, rules.sanko or rules.shiko),
@@ -69,6 +70,13 @@ def yaku_sets(rules: RuleSet) -> tuple[tuple[CardSet, int, int], ...]:
     return tuple(entry for entry in sets if entry[2])
 
 
+def open_yaku(opponent: CardSet, rules: RuleSet) -> Iterator[tuple[CardSet, int, int]]:
+    """The yaku a seat can still make: those the opponent's pile has not made impossible."""
+    for cards, needed, points in _yaku_sets(rules):
+        if (cards & ~opponent).bit_count() >= needed:
+            yield cards, needed, points
+
+
 def potential(own: CardSet, opponent: CardSet, rules: RuleSet) -> float:
     """How far a pile is along the yaku still open to it, in rough points.
 
@@ -77,10 +85,9 @@ def potential(own: CardSet, opponent: CardSet, rules: RuleSet) -> float:
     adds nothing.
     """
     total = 0.0
-    for cards, needed, points in yaku_sets(rules):
-        if (cards & ~opponent).bit_count() >= needed:
-            held = min((own & cards).bit_count(), needed)
-            total += points * (held / needed) ** 2
+    for cards, needed, points in open_yaku(opponent, rules):
+        held = min((own & cards).bit_count(), needed)
+        total += points * (held / needed) ** 2
     return total
 
 

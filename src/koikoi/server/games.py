@@ -24,12 +24,11 @@ from koikoi.round import (
     STOPPED,
     Action,
     Phase,
-    Round,
     RoundResult,
     action_from_json,
 )
 from koikoi.rules import RuleSet
-from koikoi.yaku import multiplier, scorer_for
+from koikoi.yaku import multipliers, scorer_for
 
 DIFFICULTIES = ("easy", "normal", "expert")
 HUMAN = 0
@@ -120,7 +119,8 @@ class GameSession:
         self.match.apply(action)
         events: list[dict[str, Any]] = []
         if action == KOIKOI:
-            events.append({"type": "koikoi", "seat": seat, "multipliers": multipliers(game)})
+            both = multipliers(game.rules.multiplier, game.calls)
+            events.append({"type": "koikoi", "seat": seat, "multipliers": list(both)})
         elif action == STOP:
             events.append({"type": "stop", "seat": seat})
         events.extend(
@@ -157,15 +157,6 @@ class GameSession:
                 }
             )
         return events
-
-
-def multipliers(game: Round) -> list[int]:
-    """The koi-koi multiplier each seat would score with if it stopped now."""
-    kind = game.rules.multiplier
-    return [
-        multiplier(kind, game.calls[0], game.calls[1]),
-        multiplier(kind, game.calls[1], game.calls[0]),
-    ]
 
 
 def round_over_event(number: int, result: RoundResult, rules: RuleSet) -> dict[str, Any]:

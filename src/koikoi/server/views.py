@@ -12,7 +12,7 @@ from koikoi.cards import CARDS, KIND_MASKS, SLUGS, slugs
 from koikoi.round import CAPTURE_BASE, KOIKOI, Phase, action_to_json
 from koikoi.rules import FIELDS, PRESETS
 from koikoi.server.games import HUMAN, GameSession
-from koikoi.yaku import multiplier, scorer_for
+from koikoi.yaku import multiplier, multipliers, scorer_for
 
 
 def pile_json(cards: int) -> dict[str, list[str]]:
@@ -56,8 +56,8 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "yaku": [obs.yaku[0], obs.yaku[1]],
         "yaku_totals": totals,
         "calls": list(obs.calls),
-        "multiplier": multiplier(rules.multiplier, own_calls, their_calls),
-        "opponent_multiplier": multiplier(rules.multiplier, their_calls, own_calls),
+        "multiplier": multipliers(rules.multiplier, obs.calls)[HUMAN],
+        "opponent_multiplier": multipliers(rules.multiplier, obs.calls)[1 - HUMAN],
         "koikoi_multiplier": multiplier(rules.multiplier, own_calls + 1, their_calls),
         "stake": stake,
         "stake_doubled": stake_doubled,
