@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import random
+import secrets
 import socket
 import threading
 from collections.abc import Iterator
@@ -15,11 +16,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sqlalchemy
 import uvicorn
-
-from koikoi.server.app import create_app
+from servers import make_app
 
 CHROMIUM = Path("/usr/bin/chromium")
+POSTGRESQL = os.environ.get("KOIKOI_TEST_POSTGRESQL", "postgresql://postgres@127.0.0.1:5432/test")
 
 
 def require(available: bool, reason: str) -> None:
@@ -31,14 +33,47 @@ def require(available: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, or a schema of its own on PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
+        return
+    schema = f"koikoi_test_{secrets.token_hex(6)}"
+    admin = sqlalchemy.create_engine(POSTGRESQL.replace("postgresql://", "postgresql+psycopg://"))
+    try:
+        with admin.begin() as connection:
+            connection.execute(sqlalchemy.text(f"CREATE SCHEMA {schema}"))
+    except sqlalchemy.exc.OperationalError as error:
+        admin.dispose()
+        require(False, f"PostgreSQL is not reachable at {POSTGRESQL}: {error.orig}")
+    try:
+        yield f"{POSTGRESQL}?options=-csearch_path%3D{schema}"
+    finally:
+        with admin.begin() as connection:
+            connection.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
+        admin.dispose()
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    """A fresh SQLite database, for tests about the game rather than the storage."""
+    return f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
+
+
 @pytest.fixture(scope="session")
-def live_server() -> Iterator[str]:
-    """The game served on a free local port; its URL.
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The game served on a free local port, on a fresh SQLite database; its URL.
 
     The socket listens before the server thread starts, so the first request simply
     waits in the backlog: no polling, no sleeping.
     """
-    app = create_app(secret_key="test", expert_options={"rollouts": 30}, rng=random.Random(7))
+    folder = tmp_path_factory.mktemp("live")
+    app = make_app(
+        f"sqlite:///{folder / 'koikoi.sqlite3'}",
+        expert_options={"rollouts": 30},
+        rng=random.Random(7),
+    )
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))

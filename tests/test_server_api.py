@@ -7,29 +7,25 @@ import random
 from typing import Any
 
 import pytest
+from servers import browser, make_app, stored_game
 from starlette.testclient import TestClient
 
 from koikoi.cards import SLUGS, ids
 from koikoi.players.baseline import GreedyPlayer
 from koikoi.round import action_to_json
 from koikoi.rules import PRESETS
-from koikoi.server.app import create_app
 from koikoi.server.games import COMPUTER, GameSession
-
-FAST_EXPERT = {"rollouts": 24}
 
 
 @pytest.fixture
-def client() -> TestClient:
-    return TestClient(
-        create_app(secret_key="test", expert_options=FAST_EXPERT, rng=random.Random(2026))
-    )
+def client(sqlite_url: str) -> TestClient:
+    return browser(make_app(sqlite_url))
 
 
 def session_of(client: TestClient, game_id: str) -> GameSession:
-    """The server's own session (tests may look behind the curtain; browsers cannot)."""
+    """The game as stored (tests may look behind the curtain; browsers cannot)."""
     app: Any = client.app
-    return app.state.games._games[game_id]  # type: ignore[no-any-return]
+    return stored_game(app, game_id)
 
 
 def hidden_slugs(session: GameSession) -> set[str]:
@@ -49,8 +45,7 @@ def play_through(client: TestClient, body: dict[str, Any], seed: int) -> dict[st
     """Play random legal moves until the match ends, checking every response."""
     rng = random.Random(seed)
     state = body["state"]
-    session = session_of(client, state["id"])
-    assert_nothing_hidden(body, session)
+    assert_nothing_hidden(body, session_of(client, state["id"]))
     while not state["over"]:
         assert state["your_turn"], state
         action = rng.choice(state["legal"])
@@ -60,7 +55,7 @@ def play_through(client: TestClient, body: dict[str, Any], seed: int) -> dict[st
         )
         assert response.status_code == 200, response.text
         body = response.json()
-        assert_nothing_hidden(body, session)
+        assert_nothing_hidden(body, session_of(client, state["id"]))
         state = body["state"]
     final: dict[str, Any] = state
     return final
@@ -147,7 +142,7 @@ def test_a_stale_action_is_refused(client: TestClient) -> None:
 
 def test_another_browser_cannot_see_or_play_a_game(client: TestClient) -> None:
     state = new_game(client, "easy", {"preset": "classic"})["state"]
-    stranger = TestClient(client.app)
+    stranger = browser(client.app)
     assert stranger.get(f"/api/games/{state['id']}").status_code == 404
     response = stranger.post(
         f"/api/games/{state['id']}/actions",
@@ -208,7 +203,7 @@ def test_the_openapi_schema_describes_the_api(client: TestClient) -> None:
 
 
 def test_the_session_cookie_is_signed_and_http_only(client: TestClient) -> None:
-    response = client.post("/api/games", json={"difficulty": "easy"})
+    response = TestClient(client.app).get("/api/session")
     cookie = response.headers["set-cookie"]
     assert "koikoi_session=" in cookie
     assert "httponly" in cookie.lower()
@@ -237,8 +232,8 @@ def test_round_endings_say_how_the_points_were_made(client: TestClient) -> None:
     calls = 0
     # The human plays greedily (from its own observation) and always calls koi-koi.
     greedy = GreedyPlayer(0)
-    match = session_of(client, state["id"]).match
     while not state["over"]:
+        match = session_of(client, state["id"]).match
         if state["phase"] == "decision":
             assert state["stake_doubled"] == (sum(state["yaku"][0].values()) >= 2)
             action: dict[str, Any] = {"koikoi": True}

@@ -1,15 +1,17 @@
 """Games against the computer, as the server runs them.
 
-A :class:`GameSession` owns a match, the computer's player and the human's seat. The
+A :class:`GameSession` holds a match between the human (seat 0) and the computer. The
 human sends an action with the version of the state it was chosen in; the session
 checks it, applies it, lets the computer move until the human is to move again, and
 answers with the events to animate. Only what the human's seat may see ever leaves
 a session: events and states are built from observations and public history.
+
+A session is rebuilt from its record (rules, seed, actions) for every request, so the
+stored record is the whole truth about a game: nothing is lost with a process.
 """
 
 from __future__ import annotations
 
-import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,13 +28,30 @@ from koikoi.round import (
     Phase,
     RoundResult,
     action_from_json,
+    action_to_json,
 )
-from koikoi.rules import RuleSet
+from koikoi.rules import PRESETS, RuleSet
 from koikoi.yaku import multipliers, scorer_for
 
 DIFFICULTIES = ("easy", "normal", "expert")
+RANKING_POINTS = {"easy": 10, "normal": 30, "expert": 100}
+"""What beating the computer in a match earns a signed-in player (RULES.md §5)."""
 HUMAN = 0
 COMPUTER = 1
+
+PLAYING, WON, LOST, DRAWN, RESIGNED = "playing", "won", "lost", "drawn", "resigned"
+STATUSES = (PLAYING, WON, LOST, DRAWN, RESIGNED)
+HOUSE = "house"
+"""The rule-set name of anything that is not exactly a preset."""
+
+
+def rules_name(rules: RuleSet) -> str:
+    """The preset the rules are, or ``house`` for a preset with changes.
+
+    >>> rules_name(PRESETS["ten-card"]), rules_name(RuleSet.from_mapping({"tsukimi": 0}))
+    ('ten-card', 'house')
+    """
+    return rules.preset if PRESETS.get(rules.preset) == rules else HOUSE
 
 
 class StaleActionError(ValueError):
@@ -48,19 +67,22 @@ class GameSession:
     """One match between a person (seat 0) and a computer player (seat 1)."""
 
     id: str
-    owner: str
     difficulty: str
+    seed: int
     match: Match
-    computer: Player
+    ranked: bool
+    """Started by a signed-in player: winning it earns ranking points."""
+    resigned: bool = False
 
     @classmethod
     def start(
         cls,
-        owner: str,
+        game_id: str,
         rules: RuleSet,
         difficulty: str,
         seed: int,
         *,
+        ranked: bool,
         expert_options: dict[str, Any] | None = None,
     ) -> tuple[GameSession, list[dict[str, Any]]]:
         """A new match from ``seed`` (kept on the server); the computer moves first if it
@@ -72,27 +94,59 @@ class GameSession:
             raise ValueError(
                 f"unknown difficulty {difficulty!r}; choose one of {', '.join(DIFFICULTIES)}"
             )
-        options = (expert_options or {}) if difficulty == "expert" else {}
-        session = cls(
-            id=secrets.token_urlsafe(16),
-            owner=owner,
-            difficulty=difficulty,
-            match=Match(rules, seed),
-            computer=make_player(difficulty, seed ^ 0x5EED, **options),
-        )
+        session = cls(game_id, difficulty, seed, Match(rules, seed), ranked)
         events = session._round_over_events(1)
-        events += session._computer_moves()
+        events += session._computer_moves(expert_options)
         return session, events
+
+    @classmethod
+    def restore(
+        cls,
+        game_id: str,
+        rules: RuleSet,
+        difficulty: str,
+        seed: int,
+        actions: list[Any],
+        *,
+        ranked: bool,
+        resigned: bool,
+    ) -> GameSession:
+        """The session a stored record describes, replayed action by action."""
+        match = Match(rules, seed)
+        for data in actions:
+            match.apply(action_from_json(data))
+        return cls(game_id, difficulty, seed, match, ranked, resigned)
+
+    @property
+    def actions(self) -> list[Any]:
+        """The record's actions, as stored."""
+        return [action_to_json(action) for action in self.match.actions]
+
+    @property
+    def status(self) -> str:
+        if self.resigned:
+            return RESIGNED
+        if not self.match.is_over:
+            return PLAYING
+        return {HUMAN: WON, COMPUTER: LOST, None: DRAWN}[self.match.winner]
+
+    @property
+    def points(self) -> int:
+        """The ranking points this match has earned."""
+        return RANKING_POINTS[self.difficulty] if self.ranked and self.status == WON else 0
 
     @property
     def version(self) -> int:
-        """How many actions the match has taken: an action names the version it answers."""
-        return len(self.match.actions)
+        """How many actions (and resignations) the match has taken: an action names the
+        version it answers, and a store writes only over the version it read."""
+        return len(self.match.actions) + self.resigned
 
-    def act(self, data: Any, version: int) -> list[dict[str, Any]]:
+    def act(
+        self, data: Any, version: int, expert_options: dict[str, Any] | None = None
+    ) -> list[dict[str, Any]]:
         """Apply the human's action (record form), then the computer's; the events."""
-        if self.match.is_over:
-            raise GameOverError("the match is over")
+        if self.status != PLAYING:
+            raise GameOverError(f"the match is over ({self.status})")
         if version != self.version:
             raise StaleActionError(
                 f"this action answers state {version}, but the game is at state {self.version};"
@@ -102,15 +156,44 @@ class GameSession:
             raise StaleActionError("it is not your turn")
         action = action_from_json(data)  # ValueError names a malformed action
         events = self._apply(action, HUMAN)  # IllegalActionError names the legal ones
-        events += self._computer_moves()
+        events += self._computer_moves(expert_options)
         return events
 
-    def _computer_moves(self) -> list[dict[str, Any]]:
+    def resign(self) -> list[dict[str, Any]]:
+        """The human gives the match up: a loss, whatever the totals say."""
+        if self.status != PLAYING:
+            raise GameOverError(f"the match is over ({self.status})")
+        self.resigned = True
+        return [
+            {
+                "type": "match-over",
+                "totals": list(self.match.totals),
+                "winner": COMPUTER,
+                "resigned": True,
+            }
+        ]
+
+    def computer(self, expert_options: dict[str, Any] | None = None) -> Player:
+        """The computer's player for the move at hand: seeded from the game and the move,
+        so a rebuilt game plays on as the running one would have."""
+        options = (expert_options or {}) if self.difficulty == "expert" else {}
+        return make_player(self.difficulty, self.seed ^ 0x5EED ^ self.version << 48, **options)
+
+    def _computer_moves(self, expert_options: dict[str, Any] | None) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
         while not self.match.is_over and self.match.turn == COMPUTER:
-            action = self.computer.choose(self.match.observation(COMPUTER))
+            action = self.computer(expert_options).choose(self.match.observation(COMPUTER))
             events += self._apply(action, COMPUTER)
         return events
+
+    def yaku_made(self) -> dict[str, int]:
+        """How many rounds the human won with each yaku."""
+        made: dict[str, int] = {}
+        for result in self.match.results:
+            if result.winner == HUMAN:
+                for key in result.yaku[HUMAN]:
+                    made[key] = made.get(key, 0) + 1
+        return made
 
     def _apply(self, action: Action, seat: int) -> list[dict[str, Any]]:
         game = self.match.round
@@ -176,20 +259,3 @@ def round_over_event(number: int, result: RoundResult, rules: RuleSet) -> dict[s
         "reason": result.reason,
         "scoring": scoring,
     }
-
-
-class GameRegistry:
-    """The games in progress, in memory (accounts and durable storage come later)."""
-
-    def __init__(self) -> None:
-        self._games: dict[str, GameSession] = {}
-
-    def add(self, session: GameSession) -> None:
-        self._games[session.id] = session
-
-    def get(self, game_id: str, owner: str) -> GameSession | None:
-        """The game, if it exists and belongs to ``owner`` (others see no difference)."""
-        session = self._games.get(game_id)
-        if session is None or not secrets.compare_digest(session.owner, owner):
-            return None
-        return session

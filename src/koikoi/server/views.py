@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from koikoi.cards import CARDS, KIND_MASKS, SLUGS, slugs
-from koikoi.round import CAPTURE_BASE, KOIKOI, Phase, action_to_json
+from koikoi.cards import CARDS, KIND_MASKS, SLUGS, CardSet, slugs
+from koikoi.match import Match
+from koikoi.round import CAPTURE_BASE, KOIKOI, STOP, Phase, Round, action_from_json, action_to_json
 from koikoi.rules import FIELDS, PRESETS
-from koikoi.server.games import HUMAN, GameSession
+from koikoi.server.games import COMPUTER, HUMAN, PLAYING, GameSession, rules_name
 from koikoi.yaku import multiplier, multipliers, scorer_for
 
 
@@ -37,8 +38,12 @@ def state_json(session: GameSession) -> dict[str, Any]:
     return {
         "id": session.id,
         "version": session.version,
+        "status": session.status,
+        "ranked": session.ranked,
+        "points": session.points,
         "difficulty": session.difficulty,
         "rules": rules.to_mapping(full=True),
+        "rules_name": rules_name(rules),
         "phase": obs.phase.value,
         "your_turn": obs.to_move,
         "turn": obs.turn,
@@ -66,8 +71,109 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "totals": list(view.totals),
         "target_score": view.target_score,
         "results": [result.to_json() for result in match.results],
-        "over": match.is_over,
-        "winner": match.winner,
+        "over": session.status != PLAYING,
+        "winner": COMPUTER if session.resigned else match.winner,
+    }
+
+
+def summary_json(session: GameSession, updated: str) -> dict[str, Any]:
+    """A match in progress, as a line of the player's list of games to resume."""
+    view = session.match.view()
+    return {
+        "id": session.id,
+        "difficulty": session.difficulty,
+        "rules_name": rules_name(session.match.rules),
+        "round": view.round_number,
+        "rounds": view.rounds,
+        "totals": list(view.totals),
+        "updated": updated,
+    }
+
+
+class _Table:
+    """The whole table of a finished match, moved along by its events."""
+
+    def __init__(self, game: Round) -> None:
+        self.hands = [game.hands[0], game.hands[1]]
+        self.field = game.field
+        self.stock = len(game.stock_left)
+        self.captured = [0, 0]
+
+    def move(self, seat: int, source: str, card: int, taken: CardSet) -> None:
+        if source == "play":
+            self.hands[seat] &= ~(1 << card)
+        else:
+            self.stock -= 1
+        if taken:
+            self.field &= ~taken
+            self.captured[seat] |= taken | 1 << card
+        else:
+            self.field |= 1 << card
+
+
+def replay_json(session: GameSession, player: str | None) -> dict[str, Any]:
+    """A finished match step by step, every card face up: one step per thing that
+    happened, each with the table as it stood after it."""
+    match = Match(session.match.rules, session.seed)
+    steps: list[dict[str, Any]] = []
+    totals = [0, 0]
+    table = _Table(match.round)
+    current: Round | None = None
+    seen = booked = 0
+
+    def step(event: dict[str, Any], number: int | None = None) -> None:
+        shown = current or match.round
+        steps.append(
+            {
+                "round": number or booked + 1,
+                "dealer": shown.dealer,
+                "event": event,
+                "hands": [slugs(table.hands[0]), slugs(table.hands[1])],
+                "field": slugs(table.field),
+                "stock": table.stock,
+                "captured": [pile_json(table.captured[0]), pile_json(table.captured[1])],
+                "totals": list(totals),
+            }
+        )
+
+    def follow() -> None:
+        nonlocal current, table, seen, booked
+        if current is not None:
+            for seat, source, card, taken in current.history[seen:]:
+                table.move(seat, source, card, taken)
+                step({"type": source, "seat": seat, "card": SLUGS[card], "captured": slugs(taken)})
+            seen = len(current.history)
+        for number, result in enumerate(match.results[booked:], booked + 1):
+            totals[0] += result.points[0]
+            totals[1] += result.points[1]
+            step({"type": "round-over", **result.to_json(), "reason": result.reason}, number)
+        booked = len(match.results)
+        if match.round is not current and not match.is_over:
+            current, table, seen = match.round, _Table(match.round), 0
+            step({"type": "deal"})
+
+    follow()
+    for data in session.actions:
+        action = action_from_json(data)
+        if action in (KOIKOI, STOP):
+            kind = "koikoi" if action == KOIKOI else "stop"
+            seat = match.turn
+            match.apply(action)
+            step({"type": kind, "seat": seat})
+        else:
+            match.apply(action)
+        follow()
+    if session.resigned:
+        step({"type": "resign", "seat": HUMAN})
+    return {
+        "id": session.id,
+        "player": player,
+        "difficulty": session.difficulty,
+        "rules": match.rules.to_mapping(full=True),
+        "rules_name": rules_name(match.rules),
+        "outcome": session.status,
+        "totals": list(match.totals),
+        "steps": steps,
     }
 
 

@@ -1,0 +1,133 @@
+"""The leaderboard and the players' profiles, read from finished games.
+
+Totals are always summed from the game rows, never kept in a counter of their own,
+so a point can only exist where the server stored a won match.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from sqlalchemy import Float, case, cast, func, select
+from sqlalchemy.orm import Session
+
+from koikoi.server.accounts import name_key
+from koikoi.server.games import DIFFICULTIES, PLAYING, WON
+from koikoi.store.models import Game, User
+
+MIN_MATCHES = 5
+"""Matches a player needs before a win rate is shown or ranked."""
+BOARD_SIZE = 50
+HISTORY_SIZE = 50
+
+Sort = Literal["points", "wins", "best", "win_rate"]
+
+
+def _won() -> Any:
+    return func.sum(case((Game.status == WON, 1), else_=0))
+
+
+def leaderboard(
+    db: Session, *, difficulty: str | None, rules_name: str | None, sort: Sort
+) -> list[dict[str, Any]]:
+    """The best players by ``sort`` over ranked matches (of one level or rule set)."""
+    wins = _won().label("wins")
+    matches = func.count(Game.id).label("matches")
+    points = func.sum(Game.points).label("points")
+    best = func.max(case((Game.status == WON, Game.score))).label("best")
+    win_rate = (cast(_won(), Float) / func.count(Game.id)).label("win_rate")
+    query = (
+        select(User.name, points, wins, matches, best, win_rate)
+        .join(Game, Game.user_id == User.id)
+        .where(Game.ranked, Game.status != PLAYING)
+        .group_by(User.id, User.name)
+    )
+    if difficulty is not None:
+        query = query.where(Game.difficulty == difficulty)
+    if rules_name is not None:
+        query = query.where(Game.rules_name == rules_name)
+    if sort == "win_rate":
+        query = query.having(func.count(Game.id) >= MIN_MATCHES)
+    order = {"points": points, "wins": wins, "best": best, "win_rate": win_rate}[sort]
+    query = query.order_by(
+        order.desc().nulls_last(), points.desc(), wins.desc(), User.name_key
+    ).limit(BOARD_SIZE)
+    rows: list[dict[str, Any]] = []
+    for position, row in enumerate(db.execute(query), 1):
+        entry = {
+            "name": row.name,
+            "points": int(row.points or 0),
+            "wins": int(row.wins or 0),
+            "matches": int(row.matches),
+            "best": row.best,
+            "win_rate": float(row.win_rate) if row.matches >= MIN_MATCHES else None,
+        }
+        # Players level on the sorted value share a rank.
+        level = rows and rows[-1][sort] == entry[sort]
+        entry["rank"] = rows[-1]["rank"] if level else position
+        rows.append(entry)
+    return rows
+
+
+def _rate(wins: int, matches: int) -> float | None:
+    return wins / matches if matches >= MIN_MATCHES else None
+
+
+def profile(db: Session, name: str) -> dict[str, Any] | None:
+    """A player's record: totals, by level, yaku made and recent matches."""
+    user = db.scalar(select(User).where(User.name_key == name_key(name)))
+    if user is None:
+        return None
+    games = db.scalars(
+        select(Game)
+        .where(Game.user_id == user.id, Game.status != PLAYING)
+        .order_by(Game.finished.desc())
+    ).all()
+    by_difficulty: dict[str, dict[str, Any]] = {
+        level: {"matches": 0, "wins": 0, "points": 0, "win_rate": None} for level in DIFFICULTIES
+    }
+    counts = dict.fromkeys(("won", "lost", "drawn", "resigned"), 0)
+    yaku: dict[str, int] = {}
+    for game in games:
+        counts[game.status] += 1
+        level = by_difficulty[game.difficulty]
+        level["matches"] += 1
+        level["wins"] += game.status == WON
+        level["points"] += game.points
+        for key, times in game.yaku.items():
+            yaku[key] = yaku.get(key, 0) + times
+    for level in by_difficulty.values():
+        level["win_rate"] = _rate(level["wins"], level["matches"])
+    return {
+        "name": user.name,
+        "joined": user.created.isoformat(),
+        "points": sum(game.points for game in games),
+        "matches": len(games),
+        "wins": counts["won"],
+        "losses": counts["lost"],
+        "draws": counts["drawn"],
+        "resigned": counts["resigned"],
+        "win_rate": _rate(counts["won"], len(games)),
+        "by_difficulty": by_difficulty,
+        "yaku": dict(sorted(yaku.items(), key=lambda item: (-item[1], item[0]))),
+        "history": [
+            {
+                "id": game.id,
+                "finished": game.finished.isoformat() if game.finished else None,
+                "difficulty": game.difficulty,
+                "rules_name": game.rules_name,
+                "totals": [game.score, game.opponent_score],
+                "outcome": game.status,
+                "ranked": game.ranked,
+                "points": game.points,
+            }
+            for game in games[:HISTORY_SIZE]
+        ],
+    }
+
+
+def user_points(db: Session, user_id: int) -> int:
+    return int(
+        db.scalar(select(func.coalesce(func.sum(Game.points), 0)).where(Game.user_id == user_id))
+        or 0
+    )

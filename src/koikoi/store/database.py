@@ -1,0 +1,116 @@
+"""Where the data lives: the database URL, engines, migrations and backups."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy.engine import URL
+from sqlalchemy.exc import ArgumentError
+
+URL_VARIABLE = "KOIKOI_DATABASE_URL"
+
+
+class DatabaseError(ValueError):
+    """A database URL or file that cannot be used."""
+
+
+def default_url() -> str:
+    """``KOIKOI_DATABASE_URL``, else a SQLite file in the user's data directory."""
+    configured = os.environ.get(URL_VARIABLE)
+    if configured:
+        return configured
+    folder = Path(platformdirs.user_data_dir("koikoi", appauthor=False))
+    return f"sqlite:///{folder / 'koikoi.sqlite3'}"
+
+
+def parse_url(url: str) -> URL:
+    """The URL, with PostgreSQL going through psycopg 3; names what is wrong otherwise."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise DatabaseError(
+            f"database URL {url!r} is not valid; use sqlite:///PATH or postgresql://USER@HOST/DB"
+        ) from None
+    if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
+        parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.get_backend_name() not in ("sqlite", "postgresql"):
+        raise DatabaseError(
+            f"database URL {url!r}: {parsed.get_backend_name()!r} is not supported;"
+            " use sqlite or postgresql"
+        )
+    return parsed
+
+
+def make_engine(url: str) -> Engine:
+    parsed = parse_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        return create_engine(parsed, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    # Writers wait for each other (up to 30 s) instead of failing at once.
+    engine = create_engine(parsed, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(connection: Any, _record: Any) -> None:
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA foreign_keys = ON")  # SQLite leaves ON DELETE off by default
+        cursor.execute("PRAGMA journal_mode = WAL")  # readers never wait for the writer
+        cursor.close()
+
+    return engine
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(resources.files("koikoi.store") / "migrations"))
+    return config
+
+
+def upgrade(engine: Engine, revision: str = "head") -> None:
+    """Bring the schema to ``revision`` (the newest by default); a no-op when it is there."""
+    config = _alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.upgrade(config, revision)
+
+
+def current_revision(engine: Engine) -> str | None:
+    with engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def backup(engine: Engine, target: Path) -> None:
+    """Copy a SQLite database, consistently, while the server may be writing to it."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:":
+        raise DatabaseError(
+            f"backup copies a SQLite file; {url.render_as_string(hide_password=True)!r} is not"
+            " one (for PostgreSQL use pg_dump)"
+        )
+    if target.exists():
+        raise DatabaseError(f"backup file {str(target)!r} exists already; choose a new name")
+    source = sqlite3.connect(url.database)
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+        finally:
+            copy.close()
+    finally:
+        source.close()

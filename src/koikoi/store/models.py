@@ -1,0 +1,140 @@
+"""The tables, as SQLAlchemy models.
+
+A game row is its record (rules, seed, actions) plus what the leaderboard reads
+without replaying it (status, final totals, points). ``version`` counts the actions
+taken (and a resignation): a write names the version it read, so of two requests
+racing on one game only the first lands.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Dialect,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    TypeDecorator,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """A timezone-aware UTC timestamp on every database (SQLite keeps no zone)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError(f"timestamp {value!r} has no time zone")
+        return value.astimezone(UTC)
+
+    def process_result_value(self, value: datetime | None, dialect: Dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    # Named constraints, so migrations can refer to them on every database.
+    metadata = MetaData(
+        naming_convention={
+            "ix": "ix_%(table_name)s_%(column_0_name)s",
+            "uq": "uq_%(table_name)s_%(column_0_name)s",
+            "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+            "pk": "pk_%(table_name)s",
+        }
+    )
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(40))
+    """As the player typed it (normalised); shown on boards and profiles."""
+    name_key: Mapped[str] = mapped_column(String(80), unique=True)
+    """The name case-folded: names that differ only in case are the same account."""
+    password_hash: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class BrowserSession(Base):
+    """A signed-in or guest browser; the cookie carries a signed token whose hash is ``id``."""
+
+    __tablename__ = "sessions"
+
+    id: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), index=True
+    )
+    csrf: Mapped[str] = mapped_column(String(64))
+    created: Mapped[datetime] = mapped_column(UTCDateTime())
+    last_seen: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Game(Base):
+    __tablename__ = "games"
+    __table_args__ = (
+        Index("ix_games_user_id_status", "user_id", "status"),
+        Index("ix_games_status_updated", "status", "updated"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    session_id: Mapped[str | None] = mapped_column(
+        ForeignKey("sessions.id", ondelete="SET NULL"), index=True
+    )
+    """The guest browser that plays it, while no account owns it."""
+    difficulty: Mapped[str] = mapped_column(String(10))
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules_name: Mapped[str] = mapped_column(String(20))
+    seed: Mapped[int] = mapped_column(BigInteger)
+    actions: Mapped[list[Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10))
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    score: Mapped[int] = mapped_column(Integer, default=0)
+    opponent_score: Mapped[int] = mapped_column(Integer, default=0)
+    points: Mapped[int] = mapped_column(Integer, default=0)
+    """Ranking points the match earned (awarded once, when the server saw it won)."""
+    yaku: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
+    """How many rounds the player won with each yaku: the profile's statistics."""
+    created: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated: Mapped[datetime] = mapped_column(UTCDateTime())
+    finished: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class SignInFailure(Base):
+    """A failed sign-in: recent ones throttle further attempts on that name and address."""
+
+    __tablename__ = "sign_in_failures"
+    __table_args__ = (
+        Index("ix_sign_in_failures_name_key_at", "name_key", "at"),
+        Index("ix_sign_in_failures_address_at", "address", "at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name_key: Mapped[str] = mapped_column(String(80))
+    address: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ServerSecret(Base):
+    """Secrets the server makes once and keeps (the cookie-signing key)."""
+
+    __tablename__ = "server_secrets"
+
+    name: Mapped[str] = mapped_column(String(40), primary_key=True)
+    value: Mapped[str] = mapped_column(String(200))
