@@ -9,16 +9,14 @@ from __future__ import annotations
 import os
 import random
 import secrets
-import socket
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import sqlalchemy
-import uvicorn
-from servers import make_app
+
+from servers import make_app, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 POSTGRESQL = os.environ.get("KOIKOI_TEST_POSTGRESQL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -63,29 +61,15 @@ def sqlite_url(tmp_path: Path) -> str:
 
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The game served on a free local port, on a fresh SQLite database; its URL.
-
-    The socket listens before the server thread starts, so the first request simply
-    waits in the backlog: no polling, no sleeping.
-    """
+    """The game served on a free local port, on a fresh SQLite database; its URL."""
     folder = tmp_path_factory.mktemp("live")
     app = make_app(
         f"sqlite:///{folder / 'koikoi.sqlite3'}",
         expert_options={"rollouts": 30},
         rng=random.Random(7),
     )
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-    sock.close()
+    with serving(app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

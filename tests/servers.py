@@ -4,17 +4,24 @@ the test moves, and clients that carry their CSRF token."""
 from __future__ import annotations
 
 import random
+import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import uvicorn
 from argon2 import PasswordHasher
 from argon2.profiles import CHEAPEST
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
+from koikoi.rules import RuleSet
 from koikoi.server.app import create_app
-from koikoi.server.games import GameSession
+from koikoi.server.games import PLAYING, WON, GameSession
 from koikoi.server.gamestore import restore
+from koikoi.server.views import state_json
 from koikoi.store.models import Game
 
 FAST_EXPERT = {"rollouts": 24}
@@ -83,3 +90,65 @@ def stored_game(app: FastAPI, game_id: str) -> GameSession:
         row = db.get(Game, game_id)
         assert row is not None
         return restore(row)
+
+
+def listening_socket() -> socket.socket:
+    """A socket already listening on a free local port: a server started on it later
+    finds the first requests waiting in its backlog, so nobody polls or sleeps."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    return sock
+
+
+@contextmanager
+def serving(app: FastAPI) -> Iterator[str]:
+    """The app served by uvicorn in a thread; its URL."""
+    sock = listening_socket()
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        sock.close()
+
+
+def plain_move(state: dict[str, Any]) -> dict[str, Any]:
+    """A simple, fixed way to play from the state the browser gets: stop as soon as a
+    yaku allows it, else the first legal action."""
+    legal: list[dict[str, Any]] = state["legal"]
+    return {"stop": True} if {"stop": True} in legal else legal[0]
+
+
+def winning_seed(difficulty: str, rules: dict[str, Any]) -> int:
+    """A seed for the server's game-seed source whose first match :func:`plain_move`
+    wins, found by playing those matches here with the server's own game code."""
+    ruleset = RuleSet.from_mapping(rules)
+    for candidate in range(500):
+        seed = random.Random(candidate).getrandbits(48)
+        game, _ = GameSession.start(
+            "trial", ruleset, difficulty, seed, ranked=True, expert_options=FAST_EXPERT
+        )
+        while game.status == PLAYING:
+            game.act(plain_move(state_json(game)), game.version, FAST_EXPERT)
+        if game.status == WON:
+            return candidate
+    raise AssertionError(f"no seed below 500 lets the plain moves beat {difficulty}")
+
+
+def play_on(client: Any, state: dict[str, Any], moves: int | None = None) -> dict[str, Any]:
+    """Play :func:`plain_move` until the match ends (or ``moves`` are made); the state."""
+    made = 0
+    while state["status"] == PLAYING and (moves is None or made < moves):
+        response = client.post(
+            f"/api/games/{state['id']}/actions",
+            json={"action": plain_move(state), "version": state["version"]},
+        )
+        assert response.status_code == 200, response.text
+        state = response.json()["state"]
+        made += 1
+    return state

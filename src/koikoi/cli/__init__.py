@@ -11,7 +11,7 @@ from koikoi.cli.common import fail
 from koikoi.cli.games import replay_command, simulate_command
 from koikoi.cli.rules import rules_command
 from koikoi.cli.score import score_command
-from koikoi.cli.serve import serve_command
+from koikoi.cli.serve import db_command, serve_command
 from koikoi.cli.tournament import tournament_command
 
 
@@ -27,6 +27,7 @@ cli.add_command(replay_command)
 cli.add_command(simulate_command)
 cli.add_command(tournament_command)
 cli.add_command(serve_command)
+cli.add_command(db_command)
 
 
 def main() -> None:

@@ -26,7 +26,8 @@ from koikoi.store.models import BrowserSession, Game, ServerSecret, SignInFailur
 
 Clock = Callable[[], datetime]
 
-NAME_LENGTH = (3, 20)
+NAME_LENGTH = (2, 20)
+"""Two characters are a whole name in Chinese or Japanese."""
 PASSWORD_LENGTH = (8, 128)
 SESSION_IDLE = timedelta(days=30)
 """A session unused this long has ended."""

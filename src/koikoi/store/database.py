@@ -103,6 +103,8 @@ def backup(engine: Engine, target: Path) -> None:
             f"backup copies a SQLite file; {url.render_as_string(hide_password=True)!r} is not"
             " one (for PostgreSQL use pg_dump)"
         )
+    if not Path(url.database).is_file():
+        raise DatabaseError(f"there is no database file {url.database!r} to back up")
     if target.exists():
         raise DatabaseError(f"backup file {str(target)!r} exists already; choose a new name")
     source = sqlite3.connect(url.database)
