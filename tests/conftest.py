@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import sqlalchemy
 
-from servers import make_app, serving
+from servers import close_apps, make_app, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 POSTGRESQL = os.environ.get("KOIKOI_TEST_POSTGRESQL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -36,6 +36,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     """A fresh, empty database: a SQLite file, or a schema of its own on PostgreSQL."""
     if request.param == "sqlite":
         yield f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
+        close_apps()
         return
     schema = f"koikoi_test_{secrets.token_hex(6)}"
     admin = sqlalchemy.create_engine(POSTGRESQL.replace("postgresql://", "postgresql+psycopg://"))
@@ -48,15 +49,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
     try:
         yield f"{POSTGRESQL}?options=-csearch_path%3D{schema}"
     finally:
+        close_apps()
         with admin.begin() as connection:
             connection.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
+def sqlite_url(tmp_path: Path) -> Iterator[str]:
     """A fresh SQLite database, for tests about the game rather than the storage."""
-    return f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
+    yield f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
+    close_apps()
 
 
 @pytest.fixture(scope="session")
@@ -70,6 +73,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with serving(app) as url:
         yield url
+    app.state.engine.dispose()
 
 
 @pytest.fixture(scope="session")

@@ -15,6 +15,7 @@ import uvicorn
 from argon2 import PasswordHasher
 from argon2.profiles import CHEAPEST
 from fastapi import FastAPI
+from sqlalchemy import Engine
 from starlette.testclient import TestClient
 
 from koikoi.rules import RuleSet
@@ -42,7 +43,11 @@ class Clock:
         self.now += timedelta(**delta)
 
 
+_engines: list[Engine] = []
+
+
 def make_app(database_url: str, clock: Clock | None = None, **options: Any) -> FastAPI:
+    """The server on ``database_url``; :func:`close_apps` lets go of its connections."""
     defaults: dict[str, Any] = {
         "secret_key": "test",
         "expert_options": FAST_EXPERT,
@@ -51,7 +56,15 @@ def make_app(database_url: str, clock: Clock | None = None, **options: Any) -> F
     }
     if clock is not None:
         defaults["clock"] = clock
-    return create_app(database_url=database_url, **{**defaults, **options})
+    app = create_app(database_url=database_url, **{**defaults, **options})
+    _engines.append(app.state.engine)
+    return app
+
+
+def close_apps() -> None:
+    """Close the connections of every app made so far (before its database goes)."""
+    while _engines:
+        _engines.pop().dispose()
 
 
 def browser(app: FastAPI, address: str = "testclient") -> TestClient:

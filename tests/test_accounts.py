@@ -6,6 +6,12 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import func, select
+from starlette.routing import Route
+from starlette.testclient import TestClient
+
+from koikoi.server.accounts import FAILURES_PER_ADDRESS, FAILURES_PER_NAME, THROTTLE_WINDOW
+from koikoi.store.models import BrowserSession, Game, User
 from servers import (
     PASSWORD,
     Clock,
@@ -17,12 +23,6 @@ from servers import (
     sign_up,
     winning_seed,
 )
-from sqlalchemy import func, select
-from starlette.routing import Route
-from starlette.testclient import TestClient
-
-from koikoi.server.accounts import FAILURES_PER_ADDRESS, FAILURES_PER_NAME, THROTTLE_WINDOW
-from koikoi.store.models import BrowserSession, Game, User
 
 
 @pytest.fixture

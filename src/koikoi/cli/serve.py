@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
+import socket
 from pathlib import Path
 
 import click
-
-from koikoi.cli.common import fail
 from sqlalchemy.exc import SQLAlchemyError
 
+from koikoi.cli.common import fail
 from koikoi.store.database import URL_VARIABLE, DatabaseError
 
 database_option = click.option(
@@ -55,7 +55,12 @@ def serve_command(
         fail(f"cannot open the database: {error}")
     if fd is None:
         click.echo(f"koikoi: open http://{host}:{port}/ in a browser (Ctrl+C stops)")
-    uvicorn.run(app, host=host, port=port, fd=fd, log_level="warning")
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+        return
+    # socket(fileno=) reads the family from the socket itself (uvicorn's own --fd
+    # assumes a Unix socket).
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
+    server.run(sockets=[socket.socket(fileno=fd)])
 
 
 @click.group("db")
@@ -77,8 +82,11 @@ def upgrade_command(database_url: str | None) -> None:
 
     try:
         engine = make_engine(database_url or default_url())
-        before = current_revision(engine)
-        upgrade(engine)
+        try:
+            before = current_revision(engine)
+            upgrade(engine)
+        finally:
+            engine.dispose()
     except (DatabaseError, SQLAlchemyError) as error:
         fail(str(error))
     head = head_revision()
@@ -97,7 +105,11 @@ def backup_command(file: Path, database_url: str | None) -> None:
     from koikoi.store.database import backup, default_url, make_engine
 
     try:
-        backup(make_engine(database_url or default_url()), file)
+        engine = make_engine(database_url or default_url(), create=False)
+        try:
+            backup(engine, file)
+        finally:
+            engine.dispose()
     except DatabaseError as error:
         fail(str(error))
     click.echo(f"backed up to {file}")

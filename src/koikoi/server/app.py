@@ -11,7 +11,8 @@ from __future__ import annotations
 import os
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -175,8 +176,17 @@ def create_app(
     throttle = Throttle(clock)
     store = GameStore(database, clock, expert)
 
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        yield
+        engine.dispose()
+
     app = FastAPI(
-        title="koikoi", version=__version__, docs_url="/api/docs", openapi_url="/api/openapi.json"
+        title="koikoi",
+        version=__version__,
+        docs_url="/api/docs",
+        openapi_url="/api/openapi.json",
+        lifespan=lifespan,
     )
     app.state.engine = engine
     app.state.database = database

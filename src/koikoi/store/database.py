@@ -51,11 +51,12 @@ def parse_url(url: str) -> URL:
     return parsed
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, create: bool = True) -> Engine:
+    """An engine for ``url``; ``create`` makes a SQLite file's folder when it is missing."""
     parsed = parse_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
-    if parsed.database and parsed.database != ":memory:":
+    if create and parsed.database and parsed.database != ":memory:":
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     # Writers wait for each other (up to 30 s) instead of failing at once.
     engine = create_engine(parsed, connect_args={"timeout": 30})

@@ -1,0 +1,176 @@
+"""Storage on SQLite and PostgreSQL: migrations, durable games, racing requests, and
+the ``koikoi db`` commands."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from click.testing import CliRunner
+from sqlalchemy import inspect
+
+from koikoi.cli import cli
+from koikoi.record import Record, replay
+from koikoi.rules import RuleSet
+from koikoi.store.database import (
+    current_revision,
+    default_url,
+    head_revision,
+    make_engine,
+    upgrade,
+)
+from koikoi.store.models import Base
+from servers import browser, make_app, new_game, play_on, serving, sign_up, stored_game
+
+TABLES = {"users", "sessions", "games", "sign_in_failures", "server_secrets", "alembic_version"}
+
+
+def test_migrations_build_an_empty_database_to_match_the_models(database_url: str) -> None:
+    """The release before this one kept games in memory and made no database, so every
+    installation starts from an empty one."""
+    engine = make_engine(database_url)
+    assert current_revision(engine) is None
+    upgrade(engine)
+    assert current_revision(engine) == head_revision()
+    assert set(inspect(engine).get_table_names()) == TABLES
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+    upgrade(engine)  # a second run changes nothing
+    assert current_revision(engine) == head_revision()
+    engine.dispose()
+
+
+def test_migrations_go_down_and_up_again(database_url: str) -> None:
+    engine = make_engine(database_url)
+    upgrade(engine)
+    from alembic import command
+
+    from koikoi.store.database import _alembic_config
+
+    config = _alembic_config()
+    with engine.begin() as connection:
+        config.attributes["connection"] = connection
+        command.downgrade(config, "base")
+    assert set(inspect(engine).get_table_names()) == {"alembic_version"}
+    upgrade(engine)
+    assert set(inspect(engine).get_table_names()) == TABLES
+    engine.dispose()
+
+
+def test_the_server_upgrades_its_database_at_start(database_url: str) -> None:
+    app = make_app(database_url)
+    assert current_revision(app.state.engine) == head_revision()
+    health = browser(app).get("/healthz")
+    assert health.status_code == 200
+    assert health.json()["status"] == health.json()["database"] == "ok"
+
+
+def test_a_game_outlives_its_server(database_url: str) -> None:
+    """A second server on the same database (after a restart, or another worker)
+    knows the browser and carries on its game exactly."""
+    first = make_app(database_url)
+    client = browser(first)
+    sign_up(client, "hana")
+    state = play_on(client, new_game(client, "normal")["state"], moves=4)
+    second = make_app(database_url)
+    client.app = second  # the same browser, cookies and all, now talks to the new server
+    client._transport.app = second  # type: ignore[attr-defined]
+    assert client.get(f"/api/games/{state['id']}").json()["state"] == state
+    after = play_on(client, state, moves=2)
+    assert after["version"] > state["version"]
+
+
+def test_concurrent_actions_on_one_game_apply_once(database_url: str) -> None:
+    app = make_app(database_url)
+    with serving(app) as url:
+        clients = [httpx2.Client(base_url=url) for _ in range(6)]
+        token = clients[0].get("/api/session").json()["csrf"]
+        for client in clients:
+            client.cookies.update(clients[0].cookies)
+            client.headers["X-CSRF-Token"] = token
+        response = clients[0].post("/api/games", json={"difficulty": "normal"})
+        state = response.json()["state"]
+        for _ in range(6):
+            if state["over"]:
+                break
+            start = threading.Barrier(len(clients))
+            legal = state["legal"]
+
+            def fire(index: int, version: int = state["version"], legal: Any = legal) -> Any:
+                start.wait()
+                return clients[index].post(
+                    f"/api/games/{state['id']}/actions",
+                    json={"action": legal[index % len(legal)], "version": version},
+                )
+
+            with ThreadPoolExecutor(len(clients)) as pool:
+                answers = list(pool.map(fire, range(len(clients))))
+            codes = sorted(answer.status_code for answer in answers)
+            assert codes == [200] + [409] * (len(clients) - 1), [a.text for a in answers]
+            winner = next(answer for answer in answers if answer.status_code == 200)
+            state = winner.json()["state"]
+            assert clients[1].get(f"/api/games/{state['id']}").json()["state"] == state
+        for client in clients:
+            client.close()
+    game = stored_game(app, state["id"])
+    assert game.version == state["version"]
+    record = Record(RuleSet.from_mapping(state["rules"]), tuple(game.actions), seed=game.seed)
+    assert replay(record).actions == game.match.actions
+
+
+def test_the_default_database_is_a_file_in_the_user_data_folder(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.delenv("KOIKOI_DATABASE_URL", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert default_url() == f"sqlite:///{tmp_path / 'koikoi' / 'koikoi.sqlite3'}"
+    monkeypatch.setenv("KOIKOI_DATABASE_URL", "postgresql://db.example/koikoi")
+    assert default_url() == "postgresql://db.example/koikoi"
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(cli, list(args), catch_exceptions=False)
+
+
+def test_db_upgrade_on_the_command_line(database_url: str) -> None:
+    first = run("db", "upgrade", "--database", database_url)
+    assert first.exit_code == 0, first.output
+    assert f"from revision none (empty) to {head_revision()}" in first.output
+    again = run("db", "upgrade", "--database", database_url)
+    assert f"already at revision {head_revision()}" in again.output
+
+
+def test_db_backup_copies_a_live_sqlite_database(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    app = make_app(url)
+    sign_up(browser(app), "hana")
+    target = tmp_path / "copy.sqlite3"
+    result = run("db", "backup", str(target), "--database", url)
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(target) as copy:
+        assert copy.execute("SELECT name FROM users").fetchall() == [("hana",)]
+    again = run("db", "backup", str(target), "--database", url)
+    assert again.exit_code == 1
+    assert "exists already" in again.output
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("postgresql://postgres@127.0.0.1/test", "not one (for PostgreSQL use pg_dump)"),
+        ("mysql://db/koikoi", "'mysql' is not supported"),
+        ("sqlite:////nowhere/koikoi.sqlite3", "no database file '/nowhere/koikoi.sqlite3'"),
+    ],
+)
+def test_db_backup_refuses_what_it_cannot_copy(url: str, message: str, tmp_path: Path) -> None:
+    result = run("db", "backup", str(tmp_path / "copy.sqlite3"), "--database", url)
+    assert result.exit_code == 1
+    assert message in result.output
+    assert not (tmp_path / "copy.sqlite3").exists()
