@@ -7,7 +7,6 @@ import random
 from typing import Any
 
 import pytest
-from servers import browser, make_app, stored_game
 from starlette.testclient import TestClient
 
 from koikoi.cards import SLUGS, ids
@@ -15,6 +14,7 @@ from koikoi.players.baseline import GreedyPlayer
 from koikoi.round import action_to_json
 from koikoi.rules import PRESETS
 from koikoi.server.games import COMPUTER, GameSession
+from servers import browser, make_app, stored_game
 
 
 @pytest.fixture
@@ -142,7 +142,8 @@ def test_a_stale_action_is_refused(client: TestClient) -> None:
 
 def test_another_browser_cannot_see_or_play_a_game(client: TestClient) -> None:
     state = new_game(client, "easy", {"preset": "classic"})["state"]
-    stranger = browser(client.app)
+    app: Any = client.app
+    stranger = browser(app)
     assert stranger.get(f"/api/games/{state['id']}").status_code == 404
     response = stranger.post(
         f"/api/games/{state['id']}/actions",

@@ -87,6 +87,22 @@ def test_a_game_outlives_its_server(database_url: str) -> None:
     assert after["version"] > state["version"]
 
 
+def race(clients: list[httpx2.Client], game_id: str, state: dict[str, Any]) -> list[Any]:
+    """Every client sends a legal action for ``state`` at the same moment."""
+    start = threading.Barrier(len(clients))
+    legal = state["legal"]
+
+    def fire(index: int) -> Any:
+        start.wait()
+        return clients[index].post(
+            f"/api/games/{game_id}/actions",
+            json={"action": legal[index % len(legal)], "version": state["version"]},
+        )
+
+    with ThreadPoolExecutor(len(clients)) as pool:
+        return list(pool.map(fire, range(len(clients))))
+
+
 def test_concurrent_actions_on_one_game_apply_once(database_url: str) -> None:
     app = make_app(database_url)
     with serving(app) as url:
@@ -97,26 +113,16 @@ def test_concurrent_actions_on_one_game_apply_once(database_url: str) -> None:
             client.headers["X-CSRF-Token"] = token
         response = clients[0].post("/api/games", json={"difficulty": "normal"})
         state = response.json()["state"]
+        game_id = state["id"]
         for _ in range(6):
             if state["over"]:
                 break
-            start = threading.Barrier(len(clients))
-            legal = state["legal"]
-
-            def fire(index: int, version: int = state["version"], legal: Any = legal) -> Any:
-                start.wait()
-                return clients[index].post(
-                    f"/api/games/{state['id']}/actions",
-                    json={"action": legal[index % len(legal)], "version": version},
-                )
-
-            with ThreadPoolExecutor(len(clients)) as pool:
-                answers = list(pool.map(fire, range(len(clients))))
+            answers = race(clients, game_id, state)
             codes = sorted(answer.status_code for answer in answers)
             assert codes == [200] + [409] * (len(clients) - 1), [a.text for a in answers]
             winner = next(answer for answer in answers if answer.status_code == 200)
             state = winner.json()["state"]
-            assert clients[1].get(f"/api/games/{state['id']}").json()["state"] == state
+            assert clients[1].get(f"/api/games/{game_id}").json()["state"] == state
         for client in clients:
             client.close()
     game = stored_game(app, state["id"])

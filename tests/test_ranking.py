@@ -1,0 +1,229 @@
+"""Leaderboards, profiles and replays of finished matches."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import select
+
+from koikoi.server.games import RANKING_POINTS
+from koikoi.server.ranking import MIN_MATCHES
+from koikoi.store.models import Game, User
+from servers import Clock, browser, make_app, new_game, play_on, sign_up
+
+_ids = itertools.count()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def app(database_url: str, clock: Clock) -> FastAPI:
+    return make_app(database_url, clock)
+
+
+def finished(
+    app: FastAPI,
+    clock: Clock,
+    name: str,
+    status: str,
+    *,
+    difficulty: str = "normal",
+    rules_name: str = "classic",
+    score: int = 10,
+    ranked: bool = True,
+    yaku: dict[str, int] | None = None,
+) -> None:
+    """A finished match stored for ``name`` (the board reads only these columns)."""
+    with app.state.database.begin() as db:
+        user = db.scalar(select(User).where(User.name == name))
+        assert user is not None
+        clock.advance(minutes=1)
+        db.add(
+            Game(
+                id=f"g{next(_ids)}",
+                user_id=user.id,
+                difficulty=difficulty,
+                rules={"preset": "classic"},
+                rules_name=rules_name,
+                seed=1,
+                actions=[],
+                version=1,
+                status=status,
+                ranked=ranked,
+                score=score,
+                opponent_score=5,
+                points=RANKING_POINTS[difficulty] if ranked and status == "won" else 0,
+                yaku=yaku or {},
+                created=clock(),
+                updated=clock(),
+                finished=clock(),
+            )
+        )
+
+
+def board(app: FastAPI, **query: str) -> dict[str, Any]:
+    response = browser(app).get("/api/leaderboard", params=query)
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def test_the_board_ranks_by_points_then_wins(app: FastAPI, clock: Clock) -> None:
+    for name in ("aki", "ben", "chie"):
+        sign_up(browser(app), name)
+    finished(app, clock, "aki", "won", difficulty="expert")  # 100
+    finished(app, clock, "ben", "won")  # 30
+    finished(app, clock, "ben", "won")  # 60
+    finished(app, clock, "chie", "won", difficulty="easy")  # 10
+    finished(app, clock, "chie", "lost")
+    rows = board(app)["rows"]
+    assert [(row["rank"], row["name"], row["points"], row["wins"]) for row in rows] == [
+        (1, "aki", 100, 1),
+        (2, "ben", 60, 2),
+        (3, "chie", 10, 1),
+    ]
+    by_wins = board(app, sort="wins")["rows"]
+    assert [(row["rank"], row["name"]) for row in by_wins] == [(1, "ben"), (2, "aki"), (2, "chie")]
+
+
+def test_boards_per_level_and_rule_set(app: FastAPI, clock: Clock) -> None:
+    sign_up(browser(app), "aki")
+    sign_up(browser(app), "ben")
+    finished(app, clock, "aki", "won", difficulty="expert", rules_name="traditional")
+    finished(app, clock, "ben", "won", difficulty="easy", rules_name="house")
+    assert [row["name"] for row in board(app, difficulty="easy")["rows"]] == ["ben"]
+    assert [row["name"] for row in board(app, rules="traditional")["rows"]] == ["aki"]
+    assert board(app, difficulty="easy", rules="traditional")["rows"] == []
+    assert [row["name"] for row in board(app, rules="house")["rows"]] == ["ben"]
+
+
+def test_best_score_counts_won_matches_only(app: FastAPI, clock: Clock) -> None:
+    sign_up(browser(app), "aki")
+    finished(app, clock, "aki", "won", score=31)
+    finished(app, clock, "aki", "lost", score=70)
+    finished(app, clock, "aki", "drawn", score=50)
+    (row,) = board(app, sort="best")["rows"]
+    assert row["best"] == 31
+
+
+def test_win_rates_need_a_minimum_of_matches(app: FastAPI, clock: Clock) -> None:
+    sign_up(browser(app), "aki")
+    sign_up(browser(app), "ben")
+    for status in ["won"] * 3 + ["lost"] * (MIN_MATCHES - 3):
+        finished(app, clock, "aki", status)
+    for _ in range(MIN_MATCHES - 1):
+        finished(app, clock, "ben", "won")
+    everyone = {row["name"]: row for row in board(app)["rows"]}
+    assert everyone["aki"]["win_rate"] == pytest.approx(3 / MIN_MATCHES)
+    assert everyone["ben"]["win_rate"] is None  # unbeaten, but not enough matches yet
+    by_rate = board(app, sort="win_rate")
+    assert by_rate["min_matches"] == MIN_MATCHES
+    assert [row["name"] for row in by_rate["rows"]] == ["aki"]
+
+
+def test_unranked_and_unfinished_matches_stay_off_the_board(app: FastAPI, clock: Clock) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    finished(app, clock, "aki", "won", ranked=False)
+    new_game(client)
+    assert board(app)["rows"] == []
+    assert client.get("/api/players/aki").json()["matches"] == 1  # the profile shows it
+
+
+@pytest.mark.parametrize(
+    ("query", "bad"),
+    [("difficulty=godlike", "godlike"), ("rules=klassic", "klassic"), ("sort=luck", "luck")],
+)
+def test_bad_board_parameters_are_named(app: FastAPI, query: str, bad: str) -> None:
+    response = browser(app).get(f"/api/leaderboard?{query}")
+    assert response.status_code == 422
+    assert bad in response.text
+
+
+def test_a_profile_sums_up_a_player(app: FastAPI, clock: Clock) -> None:
+    sign_up(browser(app), "aki")
+    finished(app, clock, "aki", "won", difficulty="expert", yaku={"goko": 1, "tane": 2})
+    finished(app, clock, "aki", "won", difficulty="easy", yaku={"tane": 1})
+    finished(app, clock, "aki", "lost", difficulty="easy")
+    finished(app, clock, "aki", "resigned", difficulty="normal")
+    profile = browser(app).get("/api/players/AKI").json()
+    assert profile["name"] == "aki"
+    assert (profile["points"], profile["matches"], profile["wins"]) == (110, 4, 2)
+    assert (profile["losses"], profile["resigned"], profile["draws"]) == (1, 1, 0)
+    assert profile["by_difficulty"]["easy"] == {
+        "matches": 2,
+        "wins": 1,
+        "points": 10,
+        "win_rate": None,
+    }
+    assert profile["yaku"] == {"tane": 3, "goko": 1}
+    assert list(profile["yaku"]) == ["tane", "goko"]  # most made first
+    outcomes = [game["outcome"] for game in profile["history"]]
+    assert outcomes == ["resigned", "lost", "won", "won"]  # newest first
+    assert browser(app).get("/api/players/nobody").status_code == 404
+
+
+def replay_of(app: FastAPI, game_id: str) -> dict[str, Any]:
+    response = browser(app).get(f"/api/games/{game_id}/replay")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def cards_on_table(step: dict[str, Any]) -> int:
+    piles = sum(len(cards) for pile in step["captured"] for cards in pile.values())
+    hands = len(step["hands"][0]) + len(step["hands"][1])
+    return hands + len(step["field"]) + step["stock"] + piles
+
+
+def test_a_finished_match_replays_step_by_step(app: FastAPI) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    state = new_game(client, "normal", rounds=2)["state"]
+    running = client.get(f"/api/games/{state['id']}/replay")
+    assert running.status_code == 409  # no peeking at a match being played
+    final = play_on(client, state)
+    replay = replay_of(app, state["id"])
+    steps = replay["steps"]
+    assert replay["player"] == "aki"
+    assert replay["outcome"] == final["status"]
+    assert replay["totals"] == final["totals"] == steps[-1]["totals"]
+    assert steps[0]["event"] == {"type": "deal"}
+    assert all(cards_on_table(step) == 48 for step in steps)
+    endings = [step["event"] for step in steps if step["event"]["type"] == "round-over"]
+    assert [ending["points"] for ending in endings] == [r["points"] for r in final["results"]]
+    deals = [step for step in steps if step["event"]["type"] == "deal"]
+    assert [step["round"] for step in deals] == list(range(1, len(deals) + 1))
+    # A play moves its card out of that hand and no other card.
+    for before, after in itertools.pairwise(steps):
+        event = after["event"]
+        if event["type"] == "play":
+            seat = event["seat"]
+            assert set(before["hands"][seat]) - set(after["hands"][seat]) == {event["card"]}
+
+
+def test_a_resigned_match_replays_up_to_the_resignation(app: FastAPI) -> None:
+    client = browser(app)
+    state = play_on(client, new_game(client, "easy")["state"], moves=3)
+    client.post(f"/api/games/{state['id']}/resign")
+    replay = replay_of(app, state["id"])
+    assert replay["player"] is None  # a guest's match
+    assert replay["steps"][-1]["event"] == {"type": "resign", "seat": 0}
+    assert replay["outcome"] == "resigned"
+    assert browser(app).get("/api/games/nothing-here/replay").status_code == 404
+
+
+def test_an_abandoned_match_counts_on_the_board(app: FastAPI, clock: Clock) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    new_game(client)
+    assert board(app)["rows"] == []
+    clock.advance(days=7, seconds=1)
+    (row,) = board(app)["rows"]
+    assert (row["name"], row["matches"], row["wins"]) == ("aki", 1, 0)
