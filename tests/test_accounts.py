@@ -356,3 +356,14 @@ def test_a_session_unused_for_a_month_ends(app: FastAPI, clock: Clock) -> None:
     assert client.get("/api/session").json()["user"]["name"] == "hana"
     clock.advance(days=31)
     assert client.get("/api/session").json()["user"] is None
+
+
+def test_ended_sessions_are_forgotten_at_the_next_start(database_url: str, clock: Clock) -> None:
+    app = make_app(database_url, clock)
+    sign_up(browser(app), "hana")
+    browser(app)  # a guest
+    assert count(app, BrowserSession) == 2
+    clock.advance(days=31)
+    restarted = make_app(database_url, clock)
+    assert count(restarted, BrowserSession) == 0
+    assert count(restarted, User) == 1

@@ -191,6 +191,13 @@ class Sessions:
             db.execute(delete(BrowserSession).where(BrowserSession.id == old.id))
         return new, cookie
 
+    def sweep(self, db: Session) -> None:
+        """Forget sessions that have ended by disuse (their guests' games move on to
+        being resigned a week after their last move)."""
+        db.execute(
+            delete(BrowserSession).where(BrowserSession.last_seen < self.clock() - SESSION_IDLE)
+        )
+
     def end_all(self, db: Session, user_id: int, keep: str | None = None) -> None:
         """End every session of an account (but ``keep``)."""
         query = delete(BrowserSession).where(BrowserSession.user_id == user_id)

@@ -171,7 +171,8 @@ def create_app(
     database = sessionmaker(engine, expire_on_commit=False)
     with database.begin() as db:
         key = signing_key(db, secret_key or os.environ.get("KOIKOI_SECRET_KEY"))
-    sessions = Sessions(key, clock)
+        sessions = Sessions(key, clock)
+        sessions.sweep(db)
     passwords = Passwords(password_hasher)
     throttle = Throttle(clock)
     store = GameStore(database, clock, expert)
