@@ -322,6 +322,8 @@ def test_resigning_is_a_loss(app: FastAPI) -> None:
     body = client.post(f"/api/games/{state['id']}/resign").json()
     assert body["state"]["status"] == "resigned"
     assert body["state"]["over"] is True
+    assert body["state"]["legal"] == []
+    assert body["state"]["your_turn"] is False
     assert body["events"][-1] == {
         "type": "match-over",
         "totals": state["totals"],

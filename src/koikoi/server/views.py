@@ -32,7 +32,10 @@ def state_json(session: GameSession) -> dict[str, Any]:
     scorer = scorer_for(rules)
     stake = None
     stake_doubled = False
-    if obs.phase is Phase.DECISION and obs.to_move:
+    # A resigned match stops mid-round: nobody is to move any more.
+    to_move = obs.to_move and session.status == PLAYING
+    legal = obs.legal_actions if to_move else []
+    if obs.phase is Phase.DECISION and to_move:
         stake = scorer.final(totals[HUMAN], own_calls, their_calls)
         stake_doubled = scorer.factors(totals[HUMAN])[0]
     return {
@@ -45,7 +48,7 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "rules": rules.to_mapping(full=True),
         "rules_name": rules_name(rules),
         "phase": obs.phase.value,
-        "your_turn": obs.to_move,
+        "your_turn": to_move,
         "turn": obs.turn,
         "dealer": obs.dealer,
         "hand": slugs(obs.hand),
@@ -54,9 +57,9 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "stock": obs.stock_size,
         "pending": None if obs.pending_card is None else SLUGS[obs.pending_card],
         "choices": [
-            SLUGS[a - CAPTURE_BASE] for a in obs.legal_actions if CAPTURE_BASE <= a < KOIKOI
+            SLUGS[a - CAPTURE_BASE] for a in legal if CAPTURE_BASE <= a < KOIKOI
         ],
-        "legal": [action_to_json(action) for action in obs.legal_actions],
+        "legal": [action_to_json(action) for action in legal],
         "captured": [pile_json(obs.captured[0]), pile_json(obs.captured[1])],
         "yaku": [obs.yaku[0], obs.yaku[1]],
         "yaku_totals": totals,
