@@ -15,8 +15,9 @@ from typing import Any
 
 import pytest
 import sqlalchemy
+from fastapi import FastAPI
 
-from servers import close_apps, make_app, serving
+from servers import Clock, close_apps, make_app, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 POSTGRESQL = os.environ.get("KOIKOI_TEST_POSTGRESQL", "postgresql://postgres@127.0.0.1:5432/test")
@@ -53,6 +54,17 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         with admin.begin() as connection:
             connection.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def app(database_url: str, clock: Clock) -> FastAPI:
+    """The server on a fresh database (both kinds), its time told by ``clock``."""
+    return make_app(database_url, clock)
 
 
 @pytest.fixture

@@ -25,16 +25,6 @@ from servers import (
 )
 
 
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def app(database_url: str, clock: Clock) -> FastAPI:
-    return make_app(database_url, clock)
-
-
 def count(app: FastAPI, model: Any, *where: Any) -> int:
     with app.state.database() as db:
         return int(db.scalar(select(func.count()).select_from(model).where(*where)) or 0)

@@ -12,19 +12,9 @@ from sqlalchemy import select
 from koikoi.server.games import RANKING_POINTS
 from koikoi.server.ranking import MIN_MATCHES
 from koikoi.store.models import Game, User
-from servers import Clock, browser, make_app, new_game, play_on, sign_up
+from servers import Clock, browser, new_game, play_on, sign_up
 
 _ids = itertools.count()
-
-
-@pytest.fixture
-def clock() -> Clock:
-    return Clock()
-
-
-@pytest.fixture
-def app(database_url: str, clock: Clock) -> FastAPI:
-    return make_app(database_url, clock)
 
 
 def finished(
@@ -179,7 +169,8 @@ def replay_of(app: FastAPI, game_id: str) -> dict[str, Any]:
 def cards_on_table(step: dict[str, Any]) -> int:
     piles = sum(len(cards) for pile in step["captured"] for cards in pile.values())
     hands = len(step["hands"][0]) + len(step["hands"][1])
-    return hands + len(step["field"]) + step["stock"] + piles
+    stock: int = step["stock"]
+    return hands + len(step["field"]) + stock + piles
 
 
 def test_a_finished_match_replays_step_by_step(app: FastAPI) -> None:

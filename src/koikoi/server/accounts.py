@@ -198,12 +198,9 @@ class Sessions:
             delete(BrowserSession).where(BrowserSession.last_seen < self.clock() - SESSION_IDLE)
         )
 
-    def end_all(self, db: Session, user_id: int, keep: str | None = None) -> None:
-        """End every session of an account (but ``keep``)."""
-        query = delete(BrowserSession).where(BrowserSession.user_id == user_id)
-        if keep is not None:
-            query = query.where(BrowserSession.id != keep)
-        db.execute(query)
+    def end_all(self, db: Session, user_id: int) -> None:
+        """End every session of an account, on every device."""
+        db.execute(delete(BrowserSession).where(BrowserSession.user_id == user_id))
 
 
 class Throttle:

@@ -201,6 +201,13 @@ def create_app(
                 user = {"name": info.user_name, "points": ranking.user_points(db, info.user_id)}
         return {"user": user, "csrf": info.csrf}
 
+    def answer(
+        request: Request, response: Response, new: SessionInfo, cookie: str
+    ) -> dict[str, Any]:
+        """The answer to a request that changed the session: its cookie and token."""
+        set_cookie(request, response, cookie)
+        return session_json(new)
+
     def refuse(error: AccountError) -> HTTPException:
         headers = {"Retry-After": str(error.retry_after)} if error.retry_after else None
         return HTTPException(error.status, str(error), headers=headers)
@@ -255,8 +262,7 @@ def create_app(
                 new, cookie = sessions.switch(db, info, user)
         except IntegrityError:
             raise HTTPException(409, f"the name {name!r} is taken; choose another") from None
-        set_cookie(request, response, cookie)
-        return session_json(new)
+        return answer(request, response, new, cookie)
 
     @app.post("/api/session")
     def sign_in(
@@ -282,16 +288,14 @@ def create_app(
                 new = None
         if new is None:
             raise HTTPException(401, "wrong name or password")
-        set_cookie(request, response, cookie)
-        return session_json(new)
+        return answer(request, response, new, cookie)
 
     @app.delete("/api/session")
     def sign_out(info: Checked, request: Request, response: Response) -> dict[str, Any]:
         """End this session; the browser goes on as a new guest."""
         with database.begin() as db:
             new, cookie = sessions.switch(db, info, None)
-        set_cookie(request, response, cookie)
-        return session_json(new)
+        return answer(request, response, new, cookie)
 
     @app.post("/api/account/password")
     def change_password(
@@ -305,10 +309,9 @@ def create_app(
         with database.begin() as db:
             user = verified_user(db, info, body.current)
             user.password_hash = passwords.hash(body.new)
-            sessions.end_all(db, user.id, keep=info.id)
-            new, cookie = sessions.switch(db, info, user)
-        set_cookie(request, response, cookie)
-        return session_json(new)
+            sessions.end_all(db, user.id)
+            new, cookie = sessions.open(db, user)
+        return answer(request, response, new, cookie)
 
     @app.delete("/api/account")
     def delete_account(
@@ -322,8 +325,7 @@ def create_app(
             db.delete(user)
             db.flush()
             new, cookie = sessions.open(db)
-        set_cookie(request, response, cookie)
-        return session_json(new)
+        return answer(request, response, new, cookie)
 
     # -- games ---------------------------------------------------------------------------
 

@@ -56,9 +56,7 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "field": slugs(obs.field),
         "stock": obs.stock_size,
         "pending": None if obs.pending_card is None else SLUGS[obs.pending_card],
-        "choices": [
-            SLUGS[a - CAPTURE_BASE] for a in legal if CAPTURE_BASE <= a < KOIKOI
-        ],
+        "choices": [SLUGS[a - CAPTURE_BASE] for a in legal if CAPTURE_BASE <= a < KOIKOI],
         "legal": [action_to_json(action) for action in legal],
         "captured": [pile_json(obs.captured[0]), pile_json(obs.captured[1])],
         "yaku": [obs.yaku[0], obs.yaku[1]],
