@@ -194,6 +194,7 @@ def test_every_state_changing_request_needs_the_csrf_token(app: FastAPI) -> None
     assert client.get("/api/session").json() == {
         "user": {"name": "hana", "points": 0},
         "csrf": token,
+        "ranking_points": {"easy": 10, "normal": 30, "expert": 100},
     }
     assert count(app, Game) == 0
 
@@ -240,7 +241,7 @@ def test_a_guest_who_signs_up_mid_match_keeps_it(app: FastAPI) -> None:
     assert state["ranked"] is False
     sign_up(client, "hana")
     games = client.get("/api/games").json()["games"]
-    assert [game["id"] for game in games] == [state["id"]]
+    assert [(game["id"], game["ranked"]) for game in games] == [(state["id"], False)]
     resumed = client.get(f"/api/games/{state['id']}").json()["state"]
     assert resumed == state
     # From another device too, once signed in there.

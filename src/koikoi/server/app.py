@@ -43,7 +43,13 @@ from koikoi.server.accounts import (
     signing_key,
 )
 from koikoi.server.cardart import card_back_svg, card_svg
-from koikoi.server.games import HOUSE, PLAYING, GameOverError, StaleActionError
+from koikoi.server.games import (
+    HOUSE,
+    PLAYING,
+    RANKING_POINTS,
+    GameOverError,
+    StaleActionError,
+)
 from koikoi.server.gamestore import GameNotFoundError, GameStore, restore
 from koikoi.server.i18n import LOCALES, best_locale, client_catalog, languages
 from koikoi.server.views import (
@@ -199,7 +205,7 @@ def create_app(
         if info.user_id is not None:
             with database.begin() as db:
                 user = {"name": info.user_name, "points": ranking.user_points(db, info.user_id)}
-        return {"user": user, "csrf": info.csrf}
+        return {"user": user, "csrf": info.csrf, "ranking_points": RANKING_POINTS}
 
     def answer(
         request: Request, response: Response, new: SessionInfo, cookie: str

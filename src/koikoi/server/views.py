@@ -84,6 +84,7 @@ def summary_json(session: GameSession, updated: str) -> dict[str, Any]:
         "id": session.id,
         "difficulty": session.difficulty,
         "rules_name": rules_name(session.match.rules),
+        "ranked": session.ranked,
         "round": view.round_number,
         "rounds": view.rounds,
         "totals": list(view.totals),

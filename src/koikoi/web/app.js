@@ -1,17 +1,21 @@
 // koikoi in the browser: boot, screens, and the game flow. The server decides every
 // move; the browser shows its events one by one, then the state it answered with.
 
+import { currentUser, onAccountChange, openSignIn, renderAccountSlot } from "./account.js";
 import { ApiError, api } from "./api.js";
 import { byId, cardName, info, installLongPress, setCards } from "./cards.js";
-import { announce, clear, closeAllModals, h, icon, modalOpen, toast } from "./dom.js";
+import { announce, clear, closeAllModals, confirmDialog, h, icon, modalOpen, openModal, toast } from "./dom.js";
 import { openHelp } from "./help.js";
-import { list, loadLanguage, plural, t } from "./i18n.js";
-import { matchesOf, sortYaku, totalsAfter } from "./rulesinfo.js";
+import { isolate, loadLanguage, plural, t } from "./i18n.js";
+import { renderLeaderboard, renderPageStatus, renderProfile } from "./pages.js";
+import { renderReplay } from "./replay.js";
+import { href, parseRoute } from "./routes.js";
+import { matchesOf, totalsAfter } from "./rulesinfo.js";
 import { apply as applySettings, delay, pace, save, setDelay, settings, urlLang } from "./settings.js";
 import { openSettings } from "./settingsdialog.js";
 import { renderStart, startRules } from "./start.js";
 import { showMatchSummary, showRoundSummary } from "./summary.js";
-import { SEAT_CPU, SEAT_YOU, renderTable, statusText, yakuLabel } from "./table.js";
+import { SEAT_CPU, SEAT_YOU, moveText, renderTable, side, statusText, yakuText } from "./table.js";
 
 const GAME_KEY = "koikoi.game";
 const SETUP_KEY = "koikoi.setup";
@@ -27,8 +31,10 @@ const app = {
   view: null, // the table as shown (events move it step by step)
   ui: { selected: null, busy: false, waiting: false, status: null, banner: null },
   log: [],
-  screen: "boot",
-  resumable: null,
+  screen: "boot", // "start", "table" or "page"
+  games: [], // the matches in progress the start screen offers
+  page: null, // the page shown: its route ({page, query | arg}), data and error
+  away: false, // the table was left for a page: going back returns to it
   lastSetup: null, // {difficulty, rules} of the game being played (for "play again")
   epoch: 0, // bumped when the table is left: a flow still running then stops
 };
@@ -50,6 +56,8 @@ window.koikoi = {
 
 const screen = () => document.getElementById("screen");
 
+const freshUi = () => ({ selected: null, busy: false, waiting: false, status: null, banner: null });
+
 function setBusyFlag() {
   document.body.dataset.busy = app.ui.busy || app.ui.waiting ? "true" : "false";
 }
@@ -60,7 +68,7 @@ function buildTools() {
   const tools = clear(document.getElementById("tools"));
   if (app.screen === "table") {
     tools.append(
-      h("button", { type: "button", class: "icon-btn", "data-testid": "menu-button", "aria-label": t("ui.menu"), title: t("ui.menu"), onclick: toMenu }, icon("menu")),
+      h("button", { type: "button", class: "icon-btn", "data-testid": "menu-button", "aria-label": t("ui.table_menu"), title: t("ui.table_menu"), onclick: openTableMenu }, icon("menu")),
     );
   }
   const select = h(
@@ -74,9 +82,14 @@ function buildTools() {
     h("button", { type: "button", class: "icon-btn", "data-testid": "help-button", "aria-label": t("ui.help"), title: t("ui.help"), onclick: () => showHelp() }, icon("help")),
     h("button", { type: "button", class: "icon-btn", "data-testid": "settings-button", "aria-label": t("ui.settings"), title: t("ui.settings"), onclick: () => openSettings({ onChange: render }) }, icon("settings")),
   );
-  // The place for accounts (sign in, leaderboard): not offered yet.
-  const slot = document.getElementById("account-slot");
-  slot.setAttribute("aria-label", t("ui.account"));
+  renderAccountSlot(document.getElementById("account-slot"));
+}
+
+/** Signed in, out, or the points changed: the header, and whatever shows the account. */
+function accountChanged() {
+  buildTools();
+  refreshGames();
+  if (app.screen !== "table") render();
 }
 
 async function changeLanguage(code) {
@@ -108,12 +121,19 @@ function render() {
     renderStart(screen(), {
       catalog: app.catalog,
       setup: loadSetup(),
-      resumable: app.resumable,
+      games: app.games,
+      user: currentUser(),
       onStart: startGame,
       onResume: resumeGame,
       onHelp: showHelp,
       onChange: saveSetup,
+      onSignIn: () => openSignIn(),
     });
+  } else if (app.screen === "page") {
+    const page = app.page;
+    const kind = PAGES[page.page];
+    if (page.data) kind.draw(screen(), page.data, page);
+    else renderPageStatus(screen(), { error: page.error, missing: kind.missing ? t(kind.missing, { name: isolate(page.arg) }) : "" });
   }
 }
 
@@ -137,15 +157,158 @@ function showStart() {
   app.epoch += 1;
   closeAllModals();
   app.screen = "start";
-  app.ui = { selected: null, busy: false, waiting: false, status: null, banner: null };
+  app.away = false;
+  app.ui = freshUi();
   buildTools();
   render();
   screen().focus({ preventScroll: true });
 }
 
-function toMenu() {
-  if (app.game && !app.game.over) app.resumable = app.game;
+/** Back to the start screen from the table, with the matches in progress as they are now. */
+function backToStart() {
   showStart();
+  refreshGames();
+}
+
+/** The matches in progress: the account's (from any device), or a guest's last one here. */
+async function loadGames() {
+  if (currentUser()) {
+    try {
+      return (await api.games()).games;
+    } catch {
+      return [];
+    }
+  }
+  const saved = localStorage.getItem(GAME_KEY);
+  if (!saved) return [];
+  try {
+    const { state } = await api.game(saved);
+    if (state.over) return [];
+    return [{ id: state.id, difficulty: state.difficulty, rules_name: state.rules_name, round: state.round, rounds: state.rounds, totals: state.totals }];
+  } catch {
+    localStorage.removeItem(GAME_KEY);
+    return [];
+  }
+}
+
+async function refreshGames() {
+  const games = await loadGames();
+  if (JSON.stringify(games) === JSON.stringify(app.games)) return;
+  app.games = games;
+  if (app.screen === "start") render();
+}
+
+/** The table's menu: back to the start screen (the match waits there), or resign. */
+function openTableMenu() {
+  const close = h("button", { type: "button", class: "icon-btn dialog-close", "aria-label": t("ui.close"), title: t("ui.close") }, icon("close"));
+  const back = h("button", { type: "button", class: "btn", "data-testid": "menu-back" }, t("ui.menu"));
+  const resign = app.game && !app.game.over
+    ? h("button", { type: "button", class: "btn btn-danger-ghost", "data-testid": "resign-button" }, t("resign.action"))
+    : null;
+  const panel = h(
+    "div",
+    { class: "dialog menu-dialog", "data-testid": "table-menu", "aria-labelledby": "table-menu-title" },
+    h("div", { class: "dialog-head" }, h("h2", { id: "table-menu-title" }, t("ui.table_menu")), close),
+    h("div", { class: "menu-list" }, back, resign),
+  );
+  const modal = openModal(panel);
+  close.addEventListener("click", () => modal.close());
+  back.addEventListener("click", backToStart);
+  if (resign) {
+    resign.addEventListener("click", () => {
+      modal.close();
+      resignMatch();
+    });
+  }
+}
+
+/** Resign the match being played (after a confirmation): it ends as a loss. */
+async function resignMatch() {
+  const state = app.game;
+  const confirmed = await confirmDialog({
+    title: t("resign.title"),
+    text: t(state.ranked ? "resign.text_ranked" : "resign.text"),
+    confirm: t("resign.confirm"),
+    cancel: t("ui.cancel"),
+    testid: "resign-dialog",
+  });
+  if (!confirmed || app.screen !== "table" || app.game.id !== state.id || app.game.over) return;
+  app.epoch += 1; // what the table was still showing stops: the match ends now
+  app.ui = freshUi();
+  let body;
+  try {
+    body = await api.resign(state.id);
+  } catch (error) {
+    await recover(error);
+    return;
+  }
+  app.game = body.state;
+  await runEvents(body.events, body.state);
+}
+
+// -- pages: the leaderboard, a player's profile, a replay ---------------------------------
+
+const PAGES = {
+  leaderboard: {
+    load: (page) => api.leaderboard(page.query),
+    draw: (container, data, page) => renderLeaderboard(container, data, { query: page.query, user: currentUser(), onQuery: setLeaderboardQuery }),
+  },
+  player: {
+    load: (page) => api.player(page.arg),
+    draw: (container, data) => renderProfile(container, data, { user: currentUser() }),
+    missing: "page.no_player",
+  },
+  replay: {
+    load: (page) => api.replay(page.arg),
+    draw: (container, data, page) => renderReplay(container, data, page),
+    missing: "page.no_replay",
+  },
+};
+
+/** Show what the address asks for: a page, or the game (back to the table if it was left for a page). */
+function route() {
+  const wanted = parseRoute(location.hash);
+  if (!wanted) {
+    if (app.screen === "page" && app.away && app.game && !app.game.over) enterTable(app.game, [], { keepLog: true });
+    else if (app.screen !== "start" && app.screen !== "table") showStart();
+    return;
+  }
+  if (app.screen === "table") app.away = !app.game.over;
+  app.epoch += 1;
+  closeAllModals();
+  app.screen = "page";
+  app.page = { ...wanted, step: 0, data: null, error: null };
+  buildTools();
+  render();
+  screen().scrollTop = 0;
+  screen().focus({ preventScroll: true });
+  loadPage(app.page);
+}
+
+/** Fetch a page's data, then draw it (unless another page or request came since). */
+async function loadPage(page) {
+  const ticket = (page.ticket = (page.ticket || 0) + 1);
+  let data = null;
+  let error = null;
+  try {
+    data = await PAGES[page.page].load(page);
+  } catch (failure) {
+    if (!(failure instanceof ApiError)) throw failure;
+    error = failure;
+  }
+  if (app.page !== page || page.ticket !== ticket) return;
+  if (error && page.data) {
+    toast(t("error.network"), { kind: "error" }); // keep showing what was there
+    return;
+  }
+  Object.assign(page, { data, error });
+  render();
+}
+
+function setLeaderboardQuery(query) {
+  history.replaceState(null, "", href.leaderboard(query));
+  app.page.query = query;
+  loadPage(app.page);
 }
 
 class Abandoned extends Error {}
@@ -285,17 +448,6 @@ function addLog(kind, text) {
   return entry;
 }
 
-const side = (seat) => (seat === SEAT_YOU ? "you" : "cpu");
-
-function moveText(event) {
-  const key = `log.${side(event.seat)}.${event.type}.${event.captured.length ? "take" : "place"}`;
-  return () => t(key, { card: cardName(event.card), captured: list(event.captured.map(cardName)) });
-}
-
-function yakuText(yaku) {
-  return list(sortYaku(yaku).map(([key, points]) => yakuLabel(key, points)));
-}
-
 // -- the game flow: events, one by one ------------------------------------------------------
 
 async function moveCard(event, { own = false } = {}) {
@@ -309,7 +461,7 @@ async function moveCard(event, { own = false } = {}) {
   }
   view.pending = null;
   view.staged = { slug: event.card, seat, source: event.type, targets: event.captured };
-  const text = moveText(event);
+  const text = () => moveText(event);
   addLog(event.type, text);
   app.ui.status = text();
   render();
@@ -337,7 +489,7 @@ async function step(event, state, { boardless = false } = {}) {
   switch (event.type) {
     case "play":
     case "draw":
-      if (boardless) addLog(event.type, moveText(event));
+      if (boardless) addLog(event.type, () => moveText(event));
       else await moveCard(event);
       break;
     case "yaku": {
@@ -384,7 +536,7 @@ async function step(event, state, { boardless = false } = {}) {
     }
     case "match-over": {
       const outcome = event.winner === null ? "draw" : side(event.winner);
-      addLog("match", () => t(`log.match.${outcome}`, { you: event.totals[SEAT_YOU], cpu: event.totals[SEAT_CPU] }));
+      addLog("match", event.resigned ? () => t("log.resign.you") : () => t(`log.match.${outcome}`, { you: event.totals[SEAT_YOU], cpu: event.totals[SEAT_CPU] }));
       break;
     }
     default:
@@ -443,8 +595,8 @@ async function playEvents(events, state, { skip = 0 }) {
   const matchOver = events.find((event) => event.type === "match-over");
   if (matchOver || state.over) {
     localStorage.removeItem(GAME_KEY);
-    app.resumable = null;
-    await showMatchSummary({ state, onNewGame: showStart, onRematch: rematch });
+    if (state.points > 0) api.session().catch(() => {}); // the header shows the new points
+    await showMatchSummary({ state, onNewGame: backToStart, onRematch: rematch });
   }
 }
 
@@ -465,37 +617,38 @@ async function startGame(difficulty, rules) {
   } catch {
     // private mode: no resuming
   }
-  app.resumable = null;
   await enterTable(body.state, body.events);
 }
 
-async function enterTable(state, events) {
+async function enterTable(state, events, { keepLog = false } = {}) {
   closeAllModals();
   app.screen = "table";
+  app.away = false;
   app.game = state;
   app.view = null;
-  app.log = [];
-  app.ui = { selected: null, busy: false, waiting: false, status: null, banner: null };
+  if (!keepLog) app.log = [];
+  app.ui = freshUi();
   buildTools();
   await runEvents(events, state);
 }
 
-async function resumeGame() {
-  if (!app.resumable) return;
+async function resumeGame(id) {
+  let body;
   try {
-    const body = await api.game(app.resumable.id);
-    app.lastSetup = { difficulty: body.state.difficulty, rules: { ...body.state.rules } };
-    await enterTable(body.state, []);
+    body = await api.game(id);
   } catch {
-    app.resumable = null;
-    localStorage.removeItem(GAME_KEY);
+    app.games = app.games.filter((game) => game.id !== id);
+    if (localStorage.getItem(GAME_KEY) === id) localStorage.removeItem(GAME_KEY);
     toast(t("error.gone"), { kind: "error" });
     render();
+    return;
   }
+  app.lastSetup = { difficulty: body.state.difficulty, rules: { ...body.state.rules } };
+  await enterTable(body.state, []);
 }
 
 async function rematch() {
-  if (!app.lastSetup) return showStart();
+  if (!app.lastSetup) return backToStart();
   await startGame(app.lastSetup.difficulty, app.lastSetup.rules);
 }
 
@@ -555,8 +708,7 @@ async function recover(error) {
   if (error instanceof ApiError && error.status === 404) {
     toast(t("error.gone"), { kind: "error" });
     localStorage.removeItem(GAME_KEY);
-    app.resumable = null;
-    showStart();
+    backToStart();
     return;
   }
   if (error instanceof ApiError && error.status === 409) toast(t("error.stale"), { kind: "error" });
@@ -645,7 +797,8 @@ async function boot() {
   installLongPress();
   let languages;
   try {
-    const [index, catalog, cards] = await Promise.all([api.languages(), api.rules(), api.cards()]);
+    // The session first of all: it brings the CSRF token every later POST sends.
+    const [index, catalog, cards] = await Promise.all([api.languages(), api.rules(), api.cards(), api.session()]);
     languages = index;
     app.catalog = catalog;
     setCards(cards);
@@ -658,16 +811,10 @@ async function boot() {
   const codes = app.languages.map((lang) => lang.code);
   const wanted = [urlLang, settings.lang, languages.preferred, "en"].find((code) => code && codes.includes(code));
   await loadLanguage(wanted);
-  const saved = localStorage.getItem(GAME_KEY);
-  if (saved) {
-    try {
-      const body = await api.game(saved);
-      if (!body.state.over) app.resumable = body.state;
-    } catch {
-      localStorage.removeItem(GAME_KEY);
-    }
-  }
-  showStart();
+  app.games = await loadGames();
+  onAccountChange(accountChanged);
+  window.addEventListener("hashchange", route);
+  route();
   document.body.dataset.ready = "true";
   if (pace() === 0) document.documentElement.dataset.pace = "0";
 }

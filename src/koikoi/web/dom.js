@@ -46,6 +46,12 @@ const ICONS = {
   close: "M18.3 5.7 12 12l6.3 6.3-1.4 1.4L10.6 13.4 4.3 19.7 2.9 18.3 9.2 12 2.9 5.7 4.3 4.3l6.3 6.3 6.3-6.3z",
   globe: "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm6.9 6h-2.9a15.7 15.7 0 0 0-1.4-3.6A8 8 0 0 1 18.9 8zM12 4a14 14 0 0 1 1.9 4h-3.8A14 14 0 0 1 12 4zM4.3 14a8.2 8.2 0 0 1 0-4h3.4a16.5 16.5 0 0 0 0 4zm.8 2h2.9a15.7 15.7 0 0 0 1.4 3.6A8 8 0 0 1 5.1 16zM8 8H5.1a8 8 0 0 1 4.3-3.6A15.7 15.7 0 0 0 8 8zm4 12a14 14 0 0 1-1.9-4h3.8A14 14 0 0 1 12 20zm2.3-6H9.7a14.7 14.7 0 0 1 0-4h4.6a14.7 14.7 0 0 1 0 4zm.3 5.6a15.7 15.7 0 0 0 1.4-3.6h2.9a8 8 0 0 1-4.3 3.6zm1.7-5.6a16.5 16.5 0 0 0 0-4h3.4a8.2 8.2 0 0 1 0 4z",
   log: "M4 5h16v2H4zm0 4h16v2H4zm0 4h10v2H4zm0 4h10v2H4z",
+  trophy: "M19 5h-2V3H7v2H5a2 2 0 0 0-2 2v1c0 2.5 1.9 4.6 4.4 4.9A5 5 0 0 0 11 15.9V19H7v2h10v-2h-4v-3.1a5 5 0 0 0 3.6-3C19.1 12.6 21 10.5 21 8V7a2 2 0 0 0-2-2zM5 8V7h2v3.8A3 3 0 0 1 5 8zm14 0a3 3 0 0 1-2 2.8V7h2z",
+  person: "M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zm0 2c-2.7 0-8 1.3-8 4v2h16v-2c0-2.7-5.3-4-8-4z",
+  first: "M18.4 16.6 13.8 12l4.6-4.6L17 6l-6 6 6 6zM6 6h2v12H6z",
+  prev: "M15.4 16.6 10.8 12l4.6-4.6L14 6l-6 6 6 6z",
+  next: "M8.6 16.6 13.2 12 8.6 7.4 10 6l6 6-6 6z",
+  last: "M5.6 7.4 10.2 12l-4.6 4.6L7 18l6-6-6-6zM16 6h2v12h-2z",
 };
 
 export function icon(name) {
@@ -59,6 +65,20 @@ export function icon(name) {
   path.setAttribute("fill", "currentColor");
   svg.append(path);
   return svg;
+}
+
+/**
+ * The arrow keys of a tablist: the next or previous tab (mirrored right to left).
+ * `active()` is the index shown; `select(index)` shows another and focuses its tab.
+ */
+export function tabKeys(tablist, count, active, select) {
+  tablist.addEventListener("keydown", (event) => {
+    const forward = getComputedStyle(tablist).direction === "rtl" ? "ArrowLeft" : "ArrowRight";
+    const back = forward === "ArrowLeft" ? "ArrowRight" : "ArrowLeft";
+    if (event.key !== forward && event.key !== back) return;
+    event.preventDefault();
+    select((active() + (event.key === forward ? 1 : count - 1)) % count);
+  });
 }
 
 // -- modal dialogs -----------------------------------------------------------------
@@ -132,6 +152,28 @@ export function openModal(panel, { label, closable = true, onClose = null, initi
   const target = initialFocus ? panel.querySelector(initialFocus) : null;
   (target || focusables(panel)[0] || panel).focus();
   return entry;
+}
+
+/** A yes-or-no question in a dialog; resolves true when the `confirm` button is chosen. */
+export function confirmDialog({ title, text, confirm, cancel, testid }) {
+  return new Promise((resolve) => {
+    let confirmed = false;
+    const no = h("button", { type: "button", class: "btn", "data-testid": "confirm-no" }, cancel);
+    const yes = h("button", { type: "button", class: "btn btn-danger", "data-testid": "confirm-yes" }, confirm);
+    const panel = h(
+      "div",
+      { class: "dialog confirm-dialog", role: "alertdialog", "data-testid": testid, "aria-labelledby": "confirm-title", "aria-describedby": "confirm-text" },
+      h("div", { class: "dialog-head" }, h("h2", { id: "confirm-title" }, title)),
+      h("p", { class: "dialog-text", id: "confirm-text" }, text),
+      h("div", { class: "sheet-actions two" }, no, yes),
+    );
+    const modal = openModal(panel, { onClose: () => resolve(confirmed), initialFocus: "[data-testid=confirm-no]" });
+    no.addEventListener("click", () => modal.close());
+    yes.addEventListener("click", () => {
+      confirmed = true;
+      modal.close();
+    });
+  });
 }
 
 export function modalOpen() {

@@ -3,7 +3,7 @@
 // and answers. Every text is a catalog template.
 
 import { ALL, cardButton } from "./cards.js";
-import { h, icon, openModal } from "./dom.js";
+import { h, icon, openModal, tabKeys } from "./dom.js";
 import { listOr, locale, plural, t } from "./i18n.js";
 import { HAND_YAKU, YAKU, yakuCards, yakuPoints } from "./rulesinfo.js";
 
@@ -236,16 +236,7 @@ export function openHelp(rules, initial = "rules") {
     tablist.append(tabButtons[tab]);
     body.append(panels[tab]);
   }
-  tablist.addEventListener("keydown", (event) => {
-    const rtl = getComputedStyle(tablist).direction === "rtl";
-    const forward = rtl ? "ArrowLeft" : "ArrowRight";
-    const back = rtl ? "ArrowRight" : "ArrowLeft";
-    const index = TABS.indexOf(active);
-    if (event.key === forward) select(TABS[(index + 1) % TABS.length], true);
-    else if (event.key === back) select(TABS[(index + TABS.length - 1) % TABS.length], true);
-    else return;
-    event.preventDefault();
-  });
+  tabKeys(tablist, TABS.length, () => TABS.indexOf(active), (index) => select(TABS[index], true));
   const close = h("button", { type: "button", class: "icon-btn dialog-close", "aria-label": t("ui.close"), title: t("ui.close"), "data-testid": "help-close" }, icon("close"));
   const panel = h(
     "div",

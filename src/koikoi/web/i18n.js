@@ -6,6 +6,7 @@ import { api } from "./api.js";
 let current = { locale: "en", dir: "ltr", name: "English", plural_categories: ["one", "other"], messages: {} };
 let pluralRules = new Intl.PluralRules("en");
 let numbers = new Intl.NumberFormat("en");
+let percents = new Intl.NumberFormat("en", { style: "percent" });
 let lists = null;
 let orLists = null;
 const missing = new Set();
@@ -32,6 +33,22 @@ export function listOr(items) {
 /** A number written the language's way. */
 export function num(n) {
   return numbers.format(n);
+}
+
+/** A name or other outside text set apart, so it keeps its own direction inside a message. */
+export function isolate(text) {
+  return `\u2068${text}\u2069`;
+}
+
+/** A share (0..1) as a percentage, written the language's way. */
+export function percent(share) {
+  return percents.format(share);
+}
+
+/** A moment (ISO 8601) as a date, with the time of day when `time` is true. */
+export function date(iso, { time = false } = {}) {
+  const options = time ? { dateStyle: "medium", timeStyle: "short" } : { dateStyle: "medium" };
+  return new Intl.DateTimeFormat(current.locale, options).format(new Date(iso));
 }
 
 /** Items joined the language's way ("a, b and c"). */
@@ -76,6 +93,7 @@ export async function loadLanguage(code) {
   current = catalog;
   pluralRules = new Intl.PluralRules(catalog.locale);
   numbers = new Intl.NumberFormat(catalog.locale);
+  percents = new Intl.NumberFormat(catalog.locale, { style: "percent" });
   try {
     lists = new Intl.ListFormat(catalog.locale, { style: "long", type: "conjunction" });
     orLists = new Intl.ListFormat(catalog.locale, { style: "long", type: "disjunction" });

@@ -1,8 +1,10 @@
 // The start screen: the opponent's level, a rule preset with house rules (every field
 // of the rule set, from /api/rules), match length and target score.
 
-import { h } from "./dom.js";
-import { has, plural, t } from "./i18n.js";
+import { rankingPoints } from "./account.js";
+import { h, icon } from "./dom.js";
+import { date, has, plural, t } from "./i18n.js";
+import { levelName, rulesName } from "./pages.js";
 
 const LEVELS = ["easy", "normal", "expert"];
 
@@ -116,8 +118,36 @@ function problems() {
   return out;
 }
 
+/** The matches in progress, each with a button to take it up again. */
+function inProgress(games, onResume) {
+  if (!games.length) return null;
+  return h("section", { class: "resume", "data-testid": "in-progress", "aria-labelledby": "in-progress-title" },
+    h("h2", { class: "panel-title", id: "in-progress-title" }, t("start.in_progress")),
+    h("ul", { class: "resume-list" },
+      games.map((game) =>
+        h("li", { class: "resume-item" },
+          h("div", {},
+            h("p", {}, t("start.in_progress_item", { round: game.round, rounds: game.rounds, you: game.totals[0], cpu: game.totals[1] })),
+            h("p", { class: "resume-meta" },
+              levelName(game.difficulty), " · ", rulesName(game.rules_name),
+              game.updated ? [" · ", h("time", { datetime: game.updated }, date(game.updated, { time: true }))] : null)),
+          h("button", { type: "button", class: "btn", "data-testid": "resume-button", onclick: () => onResume(game.id) }, t("start.resume"))))));
+}
+
+/** Whether a win earns ranking points: how many when signed in, a way to sign in if not. */
+function rankedNote(user, onSignIn) {
+  if (user) {
+    return h("p", { class: "ranked-note is-ranked", "data-testid": "ranked-note" },
+      icon("trophy"), h("span", {}, t("start.ranked", { points: plural("ranking_points", rankingPoints(form.difficulty)) })));
+  }
+  return h("p", { class: "ranked-note", "data-testid": "ranked-note" },
+    icon("trophy"), h("span", {}, t("start.unranked")),
+    h("button", { type: "button", class: "link-btn", "data-testid": "ranked-sign-in", onclick: onSignIn }, t("ui.sign_in")));
+}
+
 /** Draw the start screen into `container`. */
-export function renderStart(container, { catalog, setup, resumable, onStart, onResume, onHelp, onChange }) {
+export function renderStart(container, options) {
+  const { catalog, setup, games, user, onStart, onResume, onHelp, onChange, onSignIn } = options;
   form.catalog = catalog;
   if (!form.values) {
     if (setup && catalog.presets[setup.preset]) {
@@ -134,7 +164,7 @@ export function renderStart(container, { catalog, setup, resumable, onStart, onR
     remember();
     const scroll = container.scrollTop;
     const focusedRule = document.activeElement && document.activeElement.dataset ? document.activeElement.dataset.rule || document.activeElement.id : null;
-    renderStart(container, { catalog, setup, resumable, onStart, onResume, onHelp, onChange });
+    renderStart(container, options);
     container.scrollTop = scroll;
     if (focusedRule) {
       const again = container.querySelector(`[data-rule="${focusedRule}"]`) || document.getElementById(focusedRule);
@@ -183,7 +213,7 @@ export function renderStart(container, { catalog, setup, resumable, onStart, onR
           redraw();
         },
       },
-      h("span", { class: "level-name" }, t(`difficulty.${level}`)),
+      h("span", { class: "level-name" }, levelName(level)),
       h("span", { class: "level-desc" }, t(`difficulty.${level}.desc`)))),
   );
 
@@ -191,7 +221,7 @@ export function renderStart(container, { catalog, setup, resumable, onStart, onR
   const presetSelect = h(
     "select",
     { id: "preset", "data-testid": "preset-select", "aria-describedby": "preset-desc" },
-    Object.keys(catalog.presets).map((name) => h("option", { value: name, selected: name === form.preset }, t(`rule.preset.${name}`))),
+    Object.keys(catalog.presets).map((name) => h("option", { value: name, selected: name === form.preset }, rulesName(name))),
   );
   presetSelect.addEventListener("change", () => {
     form.preset = presetSelect.value;
@@ -249,11 +279,7 @@ export function renderStart(container, { catalog, setup, resumable, onStart, onR
         h("div", { class: "hero-cards", "aria-hidden": "true" }, h("span", { class: "hc hc1" }), h("span", { class: "hc hc2" }), h("span", { class: "hc hc3" })),
         h("h1", { class: "hero-title" }, t("ui.title")),
         h("p", { class: "hero-tagline" }, t("start.tagline"))),
-      resumable
-        ? h("div", { class: "resume" },
-            h("p", {}, t("start.resume_note", { round: resumable.round, rounds: resumable.rounds, you: resumable.totals[0], cpu: resumable.totals[1] })),
-            h("button", { type: "button", class: "btn", "data-testid": "resume-button", onclick: onResume }, t("start.resume")))
-        : null,
+      inProgress(games, onResume),
       h("section", { class: "panel" },
         h("h2", { id: "levels-title", class: "panel-title" }, t("start.opponent")),
         levels),
@@ -267,6 +293,7 @@ export function renderStart(container, { catalog, setup, resumable, onStart, onR
         house,
         h("button", { type: "button", class: "link-btn", "data-testid": "rules-help", onclick: () => onHelp("rules") }, t("start.read_rules"))),
       h("div", { class: "form-errors", id: "start-errors", role: "alert", hidden: errors.length === 0 }, errors.map((e) => h("p", {}, e))),
+      rankedNote(user, onSignIn),
       h("div", { class: "start-actions" }, start),
       h("p", { class: "start-foot" }, t("start.foot")),
     ),

@@ -3,6 +3,7 @@
 import { cardButton } from "./cards.js";
 import { h, openModal } from "./dom.js";
 import { num, plural, t } from "./i18n.js";
+import { href } from "./routes.js";
 import { sortYaku, totalsAfter } from "./rulesinfo.js";
 import { SEAT_CPU, SEAT_YOU, who } from "./table.js";
 
@@ -96,10 +97,19 @@ export function showRoundSummary({ event, state, view }) {
   });
 }
 
-/** The match summary: totals, winner, a new game. */
+/** What a finished match meant for the ranking: the points it earned, or why none. */
+function rankingLine(state) {
+  if (state.points > 0) {
+    return h("p", { class: "summary-ranking is-earned", "data-testid": "points-earned" }, t("summary.points_earned", { points: plural("ranking_points", state.points) }));
+  }
+  return state.ranked ? null : h("p", { class: "summary-ranking", "data-testid": "unranked" }, t("summary.unranked"));
+}
+
+/** The match summary: totals, winner, ranking points, the replay, a new game. */
 export function showMatchSummary({ state, onNewGame, onRematch }) {
   const winner = state.winner;
-  const title = winner === SEAT_YOU ? t("summary.match.you") : winner === SEAT_CPU ? t("summary.match.cpu") : t("summary.match.draw");
+  let title = winner === SEAT_YOU ? t("summary.match.you") : winner === SEAT_CPU ? t("summary.match.cpu") : t("summary.match.draw");
+  if (state.status === "resigned") title = t("summary.match.resigned");
   const rows = state.results.map((result, index) =>
     h("tr", {},
       h("th", { scope: "row" }, num(index + 1)),
@@ -120,6 +130,12 @@ export function showMatchSummary({ state, onNewGame, onRematch }) {
       resolve();
       onRematch();
     });
+    // Following the link leaves the table for the replay's page.
+    const replay = h("a", { class: "link-btn", href: href.replay(state.id), "data-testid": "replay-link" }, t("summary.replay"));
+    replay.addEventListener("click", () => {
+      modal.close();
+      resolve();
+    });
     const panel = h(
       "div",
       { class: `summary match-summary ${winner === SEAT_YOU ? "is-win" : ""}`, "data-testid": "match-summary", "data-winner": winner === null ? "none" : String(winner) },
@@ -129,6 +145,7 @@ export function showMatchSummary({ state, onNewGame, onRematch }) {
         h("span", { class: "ms-sep", "aria-hidden": "true" }, "–"),
         h("span", { class: "ms-cpu" }, who(SEAT_CPU), h("b", {}, num(state.totals[1])))),
       h("p", { class: "summary-reason" }, t(`summary.difficulty.${state.difficulty}`)),
+      rankingLine(state),
       rows.length
         ? h("div", { class: "table-scroll" },
             h("table", { class: "rounds-table" },
@@ -138,6 +155,7 @@ export function showMatchSummary({ state, onNewGame, onRematch }) {
               h("tbody", {}, rows)))
         : null,
       h("div", { class: "sheet-actions two" }, again, newGame),
+      h("p", { class: "summary-links" }, replay),
     );
     panel.setAttribute("aria-labelledby", "match-summary-title");
     modal = openModal(panel, { closable: false, initialFocus: "[data-testid=new-game-button]" });

@@ -4,7 +4,7 @@
 
 import { cardBack, cardButton, cardName } from "./cards.js";
 import { h } from "./dom.js";
-import { num, plural, t } from "./i18n.js";
+import { list, num, plural, t } from "./i18n.js";
 import { matchesOf, sortYaku, total } from "./rulesinfo.js";
 import { pace, reducedMotion } from "./settings.js";
 
@@ -17,8 +17,21 @@ export function who(seat) {
   return seat === SEAT_YOU ? t("ui.you") : t("ui.computer");
 }
 
-export function yakuLabel(key, points) {
+function yakuLabel(key, points) {
   return t("ui.yaku_chip", { yaku: t(`yaku.${key}`), points: plural("points", points) });
+}
+
+/** A seat's yaku with their points, as one list ("Red poems · 5 points and ..."). */
+export function yakuText(yaku) {
+  return list(sortYaku(yaku).map(([key, points]) => yakuLabel(key, points)));
+}
+
+export const side = (seat) => (seat === SEAT_YOU ? "you" : "cpu");
+
+/** A play or a draw in words: who, which card, and what it took. */
+export function moveText(event) {
+  const key = `log.${side(event.seat)}.${event.type}.${event.captured.length ? "take" : "place"}`;
+  return t(key, { card: cardName(event.card), captured: list(event.captured.map(cardName)) });
 }
 
 // -- the parts --------------------------------------------------------------------
@@ -55,7 +68,7 @@ function rovingKeys(event) {
 }
 
 /** A capture pile by kind: counts, and the cards small and overlapping (one tab stop). */
-function piles(captured, seat) {
+export function piles(captured, seat) {
   const groups = KINDS.map((kind) => {
     const cards = captured[kind] || [];
     const label = t("ui.pile_label", { kind: t(`kind.${kind}`), count: cards.length });
@@ -140,7 +153,7 @@ function scorebar(view) {
   return h("div", { class: "scorebar", role: "group", "aria-label": t("ui.scoreboard") }, parts);
 }
 
-function stockPile(view) {
+export function stockPile(view) {
   const n = view.stock;
   return h(
     "div",

@@ -1,0 +1,139 @@
+// The replay viewer: a finished match step by step, both hands face up. Each step is
+// the table after one event (a deal, a play, a draw, a call, a round's end, a resignation).
+
+import { currentUser } from "./account.js";
+import { cardButton, cardName } from "./cards.js";
+import { h, icon } from "./dom.js";
+import { isolate, list, num, plural, t } from "./i18n.js";
+import { levelName, rulesName } from "./pages.js";
+import { href } from "./routes.js";
+import { SEAT_CPU, SEAT_YOU, moveText, piles, side, stockPile, who, yakuText } from "./table.js";
+
+/** The player's name when someone else watches their match; null when it is "you". */
+function otherPlayer(replay) {
+  const user = currentUser();
+  return replay.player && !(user && user.name === replay.player) ? replay.player : null;
+}
+
+/**
+ * What happened in a step, in words. The player's own moves read as the game's log
+ * ("You play…"); someone else's as "<name> plays…".
+ */
+function eventText(replay, step) {
+  const event = step.event;
+  const name = otherPlayer(replay);
+  const they = (kind, params = {}) => t(`replay.they.${kind}`, { name: isolate(name), ...params });
+  const theirs = event.seat === SEAT_YOU && name;
+  switch (event.type) {
+    case "deal":
+      return step.dealer === SEAT_YOU && name ? they("deal", { round: step.round }) : t(`log.deal.${side(step.dealer)}`, { round: step.round });
+    case "play":
+    case "draw": {
+      if (!theirs) return moveText(event);
+      return they(`${event.type}.${event.captured.length ? "take" : "place"}`, { card: cardName(event.card), captured: list(event.captured.map(cardName)) });
+    }
+    case "koikoi":
+    case "stop":
+      return theirs ? they(event.type) : t(`log.${event.type}.${side(event.seat)}`);
+    case "round-over": {
+      if (event.winner === null) return t("log.round.draw", { round: step.round });
+      const points = plural("points", event.points[event.winner]);
+      return event.winner === SEAT_YOU && name ? they("round", { round: step.round, points }) : t(`log.round.${side(event.winner)}`, { round: step.round, points });
+    }
+    case "resign":
+      return name ? they("resign") : t("log.resign.you");
+    default:
+      return "";
+  }
+}
+
+function seatName(replay, seat) {
+  if (seat === SEAT_CPU) return who(SEAT_CPU);
+  const name = otherPlayer(replay);
+  return name ? h("bdi", {}, name) : who(SEAT_YOU);
+}
+
+/** A seat: name, match points, dealer mark, the hand face up, and the capture piles. */
+function seatArea(replay, step, seat, moved) {
+  const hand = step.hands[seat];
+  const label = seat === SEAT_CPU ? who(SEAT_CPU) : otherPlayer(replay) || who(SEAT_YOU);
+  return h("section", { class: `side replay-side side-${side(seat)}`, "aria-label": label, "data-testid": `replay-${side(seat)}` },
+    h("div", { class: "side-row" },
+      h("div", { class: "side-head" },
+        h("span", { class: "who" }, seatName(replay, seat)),
+        h("span", { class: "match-points", title: t("ui.match_points") }, num(step.totals[seat])),
+        step.dealer === seat ? h("span", { class: "tag tag-dealer", title: t("ui.dealer_hint") }, t("ui.dealer")) : null)),
+    h("div", { class: "replay-hand", role: "group", "aria-label": t("replay.hand"), "data-testid": `replay-hand-${side(seat)}` },
+      hand.map((slug) => cardButton(slug, { size: "mini", tabIndex: -1, noFlip: true, cls: moved.has(slug) ? "moved" : "" }))),
+    piles(step.captured[seat], seat));
+}
+
+function stepView(replay, step) {
+  const event = step.event;
+  const moved = new Set(event.card ? [event.card, ...(event.captured || [])] : []);
+  const yaku = event.type === "round-over" ? [SEAT_YOU, SEAT_CPU].filter((seat) => Object.keys(event.yaku[seat] || {}).length) : [];
+  return [
+    ...yaku.map((seat) => h("p", { class: "replay-yaku" }, h("span", { class: "who" }, seatName(replay, seat)), " ", yakuText(event.yaku[seat]))),
+    h("div", { class: "scorebar" }, h("span", { "data-testid": "replay-round" }, t("ui.round_of", { round: step.round, rounds: replay.rules.rounds }))),
+    seatArea(replay, step, SEAT_CPU, moved),
+    h("section", { class: "board replay-table", "aria-label": t("ui.board") },
+      stockPile({ stock: step.stock }),
+      h("div", { class: "field", role: "group", "aria-label": plural("field", step.field.length), "data-testid": "replay-field" },
+        step.field.map((slug) => cardButton(slug, { tabIndex: -1, noFlip: true, cls: moved.has(slug) ? "moved" : "" })))),
+    seatArea(replay, step, SEAT_YOU, moved),
+  ];
+}
+
+/** Draw the viewer; `position.step` (kept by the caller) is the step shown. */
+export function renderReplay(container, replay, position) {
+  const steps = replay.steps;
+  const last = steps.length - 1;
+  const line = h("p", { class: "replay-event", "aria-live": "polite", "data-testid": "replay-event" });
+  const board = h("div", { class: "replay-board", "data-testid": "replay-board" });
+  const counter = h("output", { class: "replay-count", for: "replay-slider", "data-testid": "replay-step" });
+  const slider = h("input", { type: "range", id: "replay-slider", min: "0", max: String(Math.max(last, 0)), step: "1", "aria-label": t("replay.slider"), "data-testid": "replay-slider" });
+  const button = (name, target) =>
+    h("button", { type: "button", class: "icon-btn replay-btn", "data-testid": `replay-${name}`, "aria-label": t(`replay.${name}`), title: t(`replay.${name}`), onclick: () => show(target()) }, icon(name));
+  const buttons = {
+    first: button("first", () => 0),
+    prev: button("prev", () => position.step - 1),
+    next: button("next", () => position.step + 1),
+    last: button("last", () => last),
+  };
+  function show(index) {
+    position.step = Math.max(0, Math.min(last, index));
+    const step = steps[position.step];
+    line.textContent = eventText(replay, step);
+    board.replaceChildren(...stepView(replay, step));
+    counter.textContent = t("replay.step", { step: position.step + 1, steps: steps.length });
+    slider.value = String(position.step);
+    slider.setAttribute("aria-valuetext", counter.textContent);
+    // aria-disabled, not disabled: the button keeps the focus at either end.
+    for (const name of ["first", "prev"]) buttons[name].setAttribute("aria-disabled", String(position.step === 0));
+    for (const name of ["next", "last"]) buttons[name].setAttribute("aria-disabled", String(position.step === last));
+  }
+  slider.addEventListener("input", () => show(Number(slider.value)));
+
+  const player = replay.player
+    ? h("a", { href: href.player(replay.player), "data-testid": "replay-player" }, h("bdi", {}, replay.player))
+    : who(SEAT_YOU);
+  container.replaceChildren(
+    h("div", { class: "page replay", "data-testid": "replay-page" },
+      h("header", { class: "page-head" },
+        h("h1", { class: "page-title", "data-testid": "page-title" }, t("replay.title")),
+        h("p", { class: "page-sub" },
+          player, " · ", levelName(replay.difficulty), " · ", rulesName(replay.rules_name)),
+        h("p", { class: "replay-result" },
+          h("span", { class: `outcome outcome-${replay.outcome}` }, t(`outcome.${replay.outcome}`)),
+          h("span", {}, t("stats.score", { you: replay.totals[0], cpu: replay.totals[1] })))),
+      steps.length
+        ? [board,
+            h("div", { class: "replay-dock" },
+              line,
+              h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
+                buttons.first, buttons.prev, slider, buttons.next, buttons.last),
+              counter)]
+        : h("p", { class: "page-note" }, t("replay.empty"))),
+  );
+  if (steps.length) show(position.step);
+}
