@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any, cast
 from urllib.parse import quote
 
@@ -108,7 +109,7 @@ def phone(chromium: Browser, live_server: str) -> Iterator[tuple[BrowserContext,
 
 @pytest.mark.parametrize("lang", LOCALES)
 def test_leaderboard_and_profile_in_every_language(
-    phone: tuple[BrowserContext, list[str]], player: str, lang: str
+    phone: tuple[BrowserContext, list[str]], player: str, lang: str, screenshots: Path
 ) -> None:
     context, problems = phone
     text, english = messages(lang), messages(DEFAULT_LOCALE)
@@ -127,6 +128,9 @@ def test_leaderboard_and_profile_in_every_language(
     link = board.get_by_test_id("player-link").filter(has_text=player)
     expect(link).to_have_count(1)
     assert_fits(page)
+    page.screenshot(
+        path=str(screenshots / f"leaderboard-{lang}-phone.jpg"), type="jpeg", quality=85
+    )
 
     link.click()
     expect(page).to_have_url(re.compile(re.escape(f"#/player/{quote(player)}") + "$"))
@@ -139,6 +143,7 @@ def test_leaderboard_and_profile_in_every_language(
     expect(history).to_contain_text(text["outcome.resigned"])
     expect(profile.get_by_test_id("account-panel")).to_have_count(0)  # not this browser's
     assert_fits(page)
+    page.screenshot(path=str(screenshots / f"profile-{lang}-phone.jpg"), type="jpeg", quality=85)
     assert problems == []
 
 
@@ -146,7 +151,7 @@ def test_leaderboard_and_profile_in_every_language(
 
 
 def test_sign_up_resign_and_step_through_the_replay(
-    phone: tuple[BrowserContext, list[str]],
+    phone: tuple[BrowserContext, list[str]], screenshots: Path
 ) -> None:
     context, problems = phone
     text = messages(DEFAULT_LOCALE)
@@ -213,6 +218,7 @@ def test_sign_up_resign_and_step_through_the_replay(
     expect(back).to_have_attribute("aria-disabled", "true")
     forward.click()
     at(1)
+    page.screenshot(path=str(screenshots / "replay-en-phone.jpg"), type="jpeg", quality=85)
     expect(back).to_have_attribute("aria-disabled", "false")
     back.click()
     at(0)
