@@ -74,6 +74,12 @@ def browser(app: FastAPI, address: str = "testclient") -> TestClient:
     return client
 
 
+def switch_server(client: TestClient, app: FastAPI) -> None:
+    """Point a browser, cookies and all, at another server (a restart, another worker)."""
+    client.app = app
+    client._transport.app = app  # type: ignore[attr-defined]
+
+
 def refresh_csrf(client: TestClient, body: dict[str, Any] | None = None) -> None:
     if body is None:
         body = client.get("/api/session").json()

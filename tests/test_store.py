@@ -27,7 +27,16 @@ from koikoi.store.database import (
     upgrade,
 )
 from koikoi.store.models import Base
-from servers import browser, make_app, new_game, play_on, serving, sign_up, stored_game
+from servers import (
+    browser,
+    make_app,
+    new_game,
+    play_on,
+    serving,
+    sign_up,
+    stored_game,
+    switch_server,
+)
 
 TABLES = {"users", "sessions", "games", "sign_in_failures", "server_secrets", "alembic_version"}
 
@@ -80,8 +89,7 @@ def test_a_game_outlives_its_server(database_url: str) -> None:
     sign_up(client, "hana")
     state = play_on(client, new_game(client, "normal")["state"], moves=4)
     second = make_app(database_url)
-    client.app = second  # the same browser, cookies and all, now talks to the new server
-    client._transport.app = second  # type: ignore[attr-defined]
+    switch_server(client, second)
     assert client.get(f"/api/games/{state['id']}").json()["state"] == state
     after = play_on(client, state, moves=2)
     assert after["version"] > state["version"]
@@ -180,3 +188,21 @@ def test_db_backup_refuses_what_it_cannot_copy(url: str, message: str, tmp_path:
     assert result.exit_code == 1
     assert message in result.output
     assert not (tmp_path / "copy.sqlite3").exists()
+
+
+def test_workers_starting_together_share_one_schema_and_key(database_url: str) -> None:
+    """Several server processes on one new database: one migrates, all agree on the
+    cookie key, so a browser may talk to any of them."""
+    start = threading.Barrier(4)
+
+    def start_one(_: int) -> Any:
+        start.wait()
+        return make_app(database_url, secret_key=None)
+
+    with ThreadPoolExecutor(4) as pool:
+        apps = list(pool.map(start_one, range(4)))
+    client = browser(apps[0])
+    sign_up(client, "hana")
+    for other in apps[1:]:
+        switch_server(client, other)
+        assert client.get("/api/session").json()["user"]["name"] == "hana"

@@ -20,6 +20,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from itsdangerous import BadSignature, Signer
 from sqlalchemy import delete, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from koikoi.store.models import BrowserSession, Game, ServerSecret, SignInFailure, User
@@ -123,9 +124,13 @@ def signing_key(db: Session, configured: str | None) -> str:
         return configured
     stored = db.get(ServerSecret, "cookie-key")
     if stored is None:
-        stored = ServerSecret(name="cookie-key", value=secrets.token_urlsafe(48))
-        db.add(stored)
-        db.flush()
+        try:
+            with db.begin_nested():  # another worker may be making it right now
+                stored = ServerSecret(name="cookie-key", value=secrets.token_urlsafe(48))
+                db.add(stored)
+        except IntegrityError:
+            stored = db.get(ServerSecret, "cookie-key", populate_existing=True)
+            assert stored is not None
     return stored.value
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import threading
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -13,11 +14,14 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, make_url
+from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError
 
 URL_VARIABLE = "KOIKOI_DATABASE_URL"
+_MIGRATION_LOCK = 0x6B6F696B6F69  # "koikoi": the advisory lock migrations hold on PostgreSQL
+_migrating = threading.Lock()
+"""Alembic keeps a migration's context in module globals: one migration at a time."""
 
 
 class DatabaseError(ValueError):
@@ -78,9 +82,17 @@ def _alembic_config() -> Config:
 
 
 def upgrade(engine: Engine, revision: str = "head") -> None:
-    """Bring the schema to ``revision`` (the newest by default); a no-op when it is there."""
+    """Bring the schema to ``revision`` (the newest by default); a no-op when it is there.
+
+    Safe for several threads, and on PostgreSQL for several processes; a SQLite file
+    is meant for one server process.
+    """
     config = _alembic_config()
-    with engine.begin() as connection:
+    with _migrating, engine.begin() as connection:
+        if connection.dialect.name == "postgresql":
+            # Several workers starting at once: one migrates, the others wait, then
+            # find the schema current.
+            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
         config.attributes["connection"] = connection
         command.upgrade(config, revision)
 
