@@ -32,6 +32,16 @@ def require(available: bool, reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.fixture(scope="session", autouse=True)
+def private_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """No test touches the real user data folder (where ``koikoi serve`` keeps its
+    database), nor a database named by the environment."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_DATA_HOME", str(tmp_path_factory.mktemp("data")))
+        patch.delenv("KOIKOI_DATABASE_URL", raising=False)
+        yield
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """A fresh, empty database: a SQLite file, or a schema of its own on PostgreSQL."""

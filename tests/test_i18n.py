@@ -8,7 +8,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from koikoi.cards import SLUGS
-from koikoi.server.app import create_app
+from koikoi.server.accounts import NAME_LENGTH, PASSWORD_LENGTH
 from koikoi.server.i18n import (
     DEFAULT_LOCALE,
     LOCALES,
@@ -20,6 +20,7 @@ from koikoi.server.i18n import (
     plural_categories,
 )
 from koikoi.yaku import YAKU_KEYS
+from servers import make_app
 
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
@@ -75,8 +76,8 @@ def test_the_browsers_language_is_negotiated(header: str | None, expected: str) 
     assert best_locale(header) == expected
 
 
-def test_catalogs_are_served_to_the_browser() -> None:
-    client = TestClient(create_app(secret_key="test"))
+def test_catalogs_are_served_to_the_browser(sqlite_url: str) -> None:
+    client = TestClient(make_app(sqlite_url))
     index = client.get("/api/i18n", headers={"accept-language": "ar"}).json()
     assert index["preferred"] == "ar"
     assert {language["code"] for language in index["languages"]} == set(LOCALES)
@@ -86,3 +87,9 @@ def test_catalogs_are_served_to_the_browser() -> None:
     response = client.get("/api/i18n/xx")
     assert response.status_code == 404
     assert "xx" in response.json()["detail"]
+
+
+def test_the_account_hints_state_the_servers_limits() -> None:
+    english = catalog(DEFAULT_LOCALE)
+    assert english["account.name_hint"].startswith(f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} ")
+    assert f" {PASSWORD_LENGTH[0]} characters" in english["account.password_hint"]
