@@ -3,6 +3,7 @@ the ``koikoi db`` commands."""
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -14,11 +15,14 @@ import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from click.testing import CliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import inspect
 
 from koikoi.cli import cli
 from koikoi.record import Record, replay
 from koikoi.rules import RuleSet
+from koikoi.server.views import state_json
 from koikoi.store.database import (
     current_revision,
     default_url,
@@ -206,3 +210,24 @@ def test_workers_starting_together_share_one_schema_and_key(database_url: str) -
     for other in apps[1:]:
         switch_server(client, other)
         assert client.get("/api/session").json()["user"]["name"] == "hana"
+
+
+@settings(
+    max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(seed=st.integers(0, 2**48 - 1), choices=st.lists(st.integers(0, 30), max_size=40))
+def test_a_stored_game_rebuilds_to_the_live_one(
+    sqlite_url: str, seed: int, choices: list[int]
+) -> None:
+    """Live play and a rebuild from the stored record agree after every move."""
+    app = make_app(sqlite_url, rng=random.Random(seed))
+    store = app.state.store
+    with app.state.database.begin() as db:
+        owner, _ = app.state.sessions.open(db)
+    live, _ = store.create(owner, RuleSet.from_mapping({"preset": "classic"}), "normal", seed)
+    for choice in choices:
+        if live.status != "playing":
+            break
+        legal = state_json(live)["legal"]
+        live, _ = store.act(live.id, owner, legal[choice % len(legal)], live.version)
+        assert state_json(store.load(live.id, owner)) == state_json(live)
