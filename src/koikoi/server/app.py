@@ -18,7 +18,7 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 
 from argon2 import PasswordHasher
-from fastapi import Depends, FastAPI, HTTPException, Query, Request, Response
+from fastapi import Depends, FastAPI, Header, HTTPException, Query, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 from pydantic import BaseModel, ConfigDict, Field
@@ -64,7 +64,6 @@ from koikoi.store.models import Game, User
 
 WEB = resources.files("koikoi") / "web"
 COOKIE = "koikoi_session"
-CSRF_HEADER = "X-CSRF-Token"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 Difficulty = Literal["easy", "normal", "expert"]
@@ -132,13 +131,17 @@ def browser(request: Request, response: Response) -> SessionInfo:
     return opened
 
 
-def checked(request: Request) -> SessionInfo:
+def checked(
+    request: Request,
+    x_csrf_token: Annotated[
+        str, Header(description="The `csrf` of the latest answer from /api/session.")
+    ] = "",
+) -> SessionInfo:
     """The session of a state-changing request, which must echo its CSRF token."""
     sessions: Sessions = request.app.state.sessions
     with request.app.state.database.begin() as db:
         found = sessions.find(db, request.cookies.get(COOKIE))
-    sent = request.headers.get(CSRF_HEADER, "")
-    if found is None or not secrets.compare_digest(sent.encode(), found.csrf.encode()):
+    if found is None or not secrets.compare_digest(x_csrf_token.encode(), found.csrf.encode()):
         raise HTTPException(403, "missing or wrong CSRF token; reload the page")
     return found
 
