@@ -46,8 +46,8 @@ TABLES = {"users", "sessions", "games", "sign_in_failures", "server_secrets", "a
 
 
 def test_migrations_build_an_empty_database_to_match_the_models(database_url: str) -> None:
-    """The release before this one kept games in memory and made no database, so every
-    installation starts from an empty one."""
+    """Release 0.1.0, the one before the database, kept games in memory, so every
+    installation that upgrades starts from an empty database."""
     engine = make_engine(database_url)
     assert current_revision(engine) is None
     upgrade(engine)
