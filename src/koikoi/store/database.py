@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import sqlite3
 import threading
@@ -47,6 +48,10 @@ def parse_url(url: str) -> URL:
         ) from None
     if parsed.get_backend_name() == "postgresql" and parsed.drivername == "postgresql":
         parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.drivername == "postgresql+psycopg" and importlib.util.find_spec("psycopg") is None:
+        raise DatabaseError(
+            f"database URL {url!r} needs the PostgreSQL driver: pip install 'koikoi[postgresql]'"
+        )
     if parsed.get_backend_name() not in ("sqlite", "postgresql"):
         raise DatabaseError(
             f"database URL {url!r}: {parsed.get_backend_name()!r} is not supported;"
