@@ -271,3 +271,17 @@ def test_round_endings_say_how_the_points_were_made(client: TestClient) -> None:
             assert scoring["total"] == sum(event["yaku"][seat].values())
             factor = scoring["multiplier"] * (2 if scoring["doubled"] else 1)
             assert event["points"][seat] == scoring["total"] * factor
+
+
+def test_pages_forbid_foreign_code_and_framing(client: TestClient) -> None:
+    for path in ("/", "/api/session", "/static/app.js", "/cards/back.svg"):
+        headers = client.get(path).headers
+        policy = headers["content-security-policy"]
+        assert "default-src 'self'" in policy
+        assert "frame-ancestors 'none'" in policy
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers["x-frame-options"] == "DENY"
+    # The API docs page loads Swagger UI from a CDN: framing is still refused.
+    docs = client.get("/api/docs").headers
+    assert "content-security-policy" not in docs
+    assert docs["x-frame-options"] == "DENY"

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from importlib import resources
@@ -67,6 +67,18 @@ COOKIE = "koikoi_session"
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 
 Difficulty = Literal["easy", "normal", "expert"]
+
+# The client is all the project's own files: nothing from elsewhere may run, load or
+# frame the game. (The API docs page fetches Swagger UI from a CDN, so it goes without.)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
+        " form-action 'self'; frame-ancestors 'none'"
+    ),
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
 
 
 class Strict(BaseModel):
@@ -197,6 +209,17 @@ def create_app(
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
     )
+
+    @app.middleware("http")
+    async def security_headers(
+        request: Request, call_next: Callable[[Request], Awaitable[Response]]
+    ) -> Response:
+        response = await call_next(request)
+        for name, value in SECURITY_HEADERS.items():
+            if request.url.path != app.docs_url or name != "Content-Security-Policy":
+                response.headers.setdefault(name, value)
+        return response
+
     app.state.engine = engine
     app.state.database = database
     app.state.sessions = sessions
