@@ -65,10 +65,10 @@ def measure(database_url: str, matches: int) -> dict[str, Any]:
     server.should_exit = True
     thread.join()
     sock.close()
-    app.state.engine.dispose()
+    app.state.services.engine.dispose()
     ordered = sorted(timings)
     return {
-        "database": app.state.engine.url.get_backend_name(),
+        "database": app.state.services.engine.url.get_backend_name(),
         "moves": len(timings),
         "ms_per_move_p50": round(statistics.median(ordered) * 1000, 2),
         "ms_per_move_p95": round(ordered[int(len(ordered) * 0.95)] * 1000, 2),

@@ -95,7 +95,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     )
     with serving(app) as url:
         yield url
-    app.state.engine.dispose()
+    app.state.services.engine.dispose()
 
 
 @pytest.fixture(scope="session")

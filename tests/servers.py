@@ -57,7 +57,7 @@ def make_app(database_url: str, clock: Clock | None = None, **options: Any) -> F
     if clock is not None:
         defaults["clock"] = clock
     app = create_app(database_url=database_url, **{**defaults, **options})
-    _engines.append(app.state.engine)
+    _engines.append(app.state.services.engine)
     return app
 
 
@@ -105,7 +105,7 @@ def new_game(client: TestClient, difficulty: str = "easy", **rules: Any) -> dict
 
 def stored_game(app: FastAPI, game_id: str) -> GameSession:
     """The game as the database holds it (tests may look behind the curtain)."""
-    with app.state.database() as db:
+    with app.state.services.database() as db:
         row = db.get(Game, game_id)
         assert row is not None
         return restore(row)

@@ -28,7 +28,7 @@ from playwright.sync_api import (
 )
 
 from koikoi.cards import CARDS
-from koikoi.server.app import WEB
+from koikoi.server.routes.site import WEB
 
 PHONE: dict[str, Any] = {
     "viewport": {"width": 360, "height": 640},

@@ -30,7 +30,7 @@ def finished(
     yaku: dict[str, int] | None = None,
 ) -> None:
     """A finished match stored for ``name`` (the board reads only these columns)."""
-    with app.state.database.begin() as db:
+    with app.state.services.database.begin() as db:
         user = db.scalar(select(User).where(User.name == name))
         assert user is not None
         clock.advance(minutes=1)

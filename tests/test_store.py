@@ -79,7 +79,7 @@ def test_migrations_go_down_and_up_again(database_url: str) -> None:
 
 def test_the_server_upgrades_its_database_at_start(database_url: str) -> None:
     app = make_app(database_url)
-    assert current_revision(app.state.engine) == head_revision()
+    assert current_revision(app.state.services.engine) == head_revision()
     health = browser(app).get("/healthz")
     assert health.status_code == 200
     assert health.json()["status"] == health.json()["database"] == "ok"
@@ -221,9 +221,9 @@ def test_a_stored_game_rebuilds_to_the_live_one(
 ) -> None:
     """Live play and a rebuild from the stored record agree after every move."""
     app = make_app(sqlite_url, rng=random.Random(seed))
-    store = app.state.store
-    with app.state.database.begin() as db:
-        owner, _ = app.state.sessions.open(db)
+    store = app.state.services.games
+    with app.state.services.database.begin() as db:
+        owner, _ = app.state.services.sessions.open(db)
     live, _ = store.create(owner, RuleSet.from_mapping({"preset": "classic"}), "normal", seed)
     for choice in choices:
         if live.status != "playing":

@@ -1,0 +1,90 @@
+"""What every route shares: the app's services, the browser's session and the CSRF check."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass
+from typing import Annotated
+
+from fastapi import Depends, Header, HTTPException, Request, Response
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from koikoi.server.accounts import Clock, Passwords, SessionInfo, Sessions, Throttle
+from koikoi.server.gamestore import GameStore
+
+COOKIE = "koikoi_session"
+
+
+@dataclass(frozen=True)
+class Services:
+    """The server's parts, made once by ``create_app`` and shared by every request."""
+
+    engine: Engine
+    database: sessionmaker[Session]
+    clock: Clock
+    sessions: Sessions
+    passwords: Passwords
+    throttle: Throttle
+    games: GameStore
+    seeds: random.Random
+    """Draws new games' seeds: the system's secure source unless a test fixes it."""
+    secure_cookies: bool
+
+
+def services(request: Request) -> Services:
+    found: Services = request.app.state.services
+    return found
+
+
+class Strict(BaseModel):
+    # A field the server does not know (a score, a winner) is refused, not ignored.
+    model_config = ConfigDict(extra="forbid")
+
+
+def set_cookie(response: Response, parts: Services, value: str) -> None:
+    response.set_cookie(
+        COOKIE,
+        value,
+        max_age=60 * 60 * 24 * 365,
+        httponly=True,
+        samesite="lax",
+        secure=parts.secure_cookies,
+        path="/",
+    )
+
+
+def browser(request: Request, response: Response) -> SessionInfo:
+    """The browser's session; a new guest session when it has none (reads only)."""
+    parts = services(request)
+    with parts.database.begin() as db:
+        found = parts.sessions.find(db, request.cookies.get(COOKIE))
+        if found is not None:
+            return found
+        opened, cookie = parts.sessions.open(db)
+    set_cookie(response, parts, cookie)
+    return opened
+
+
+def checked(
+    request: Request,
+    x_csrf_token: Annotated[
+        str, Header(description="The `csrf` of the latest answer from /api/session.")
+    ] = "",
+) -> SessionInfo:
+    """The session of a state-changing request, which must echo its CSRF token."""
+    parts = services(request)
+    with parts.database.begin() as db:
+        found = parts.sessions.find(db, request.cookies.get(COOKIE))
+    if found is None or not secrets.compare_digest(x_csrf_token.encode(), found.csrf.encode()):
+        raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+    return found
+
+
+Parts = Annotated[Services, Depends(services)]
+Browser = Annotated[SessionInfo, Depends(browser)]
+"""The session of a request that only reads."""
+Checked = Annotated[SessionInfo, Depends(checked)]
+"""The session of a request that changes something, its CSRF token checked."""

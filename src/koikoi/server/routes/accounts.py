@@ -1,0 +1,163 @@
+"""Sessions and accounts: sign up, sign in, sign out, change the password, delete."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, HTTPException, Request, Response
+from pydantic import Field
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from koikoi.server import ranking
+from koikoi.server.accounts import (
+    AccountError,
+    SessionInfo,
+    check_name,
+    check_password,
+    name_key,
+)
+from koikoi.server.context import Browser, Checked, Parts, Services, Strict, set_cookie
+from koikoi.server.games import RANKING_POINTS
+from koikoi.store.models import Game, User
+
+router = APIRouter(prefix="/api", tags=["accounts"])
+
+
+class Credentials(Strict):
+    name: str = Field(max_length=200)
+    password: str = Field(max_length=1000)
+
+
+class NewPassword(Strict):
+    current: str = Field(max_length=1000)
+    new: str = Field(max_length=1000)
+
+
+class Confirmation(Strict):
+    password: str = Field(max_length=1000)
+
+
+def session_json(parts: Services, info: SessionInfo) -> dict[str, Any]:
+    user = None
+    if info.user_id is not None:
+        with parts.database.begin() as db:
+            user = {"name": info.user_name, "points": ranking.user_points(db, info.user_id)}
+    return {"user": user, "csrf": info.csrf, "ranking_points": RANKING_POINTS}
+
+
+def answer(parts: Services, response: Response, new: SessionInfo, cookie: str) -> dict[str, Any]:
+    """The answer to a request that changed the session: its cookie and token."""
+    set_cookie(response, parts, cookie)
+    return session_json(parts, new)
+
+
+def refuse(error: AccountError) -> HTTPException:
+    headers = {"Retry-After": str(error.retry_after)} if error.retry_after else None
+    return HTTPException(error.status, str(error), headers=headers)
+
+
+def verified_user(parts: Services, db: Session, info: SessionInfo, password: str) -> User:
+    user = db.get(User, info.user_id) if info.user_id is not None else None
+    if user is None:
+        raise HTTPException(401, "sign in first")
+    if not parts.passwords.verify(user.password_hash, password):
+        raise HTTPException(401, "the password is wrong")
+    return user
+
+
+@router.get("/session")
+def get_session(parts: Parts, info: Browser) -> dict[str, Any]:
+    """Who is signed in here, and the CSRF token for this browser's next requests."""
+    return session_json(parts, info)
+
+
+@router.post("/account", status_code=201)
+def sign_up(body: Credentials, parts: Parts, info: Checked, response: Response) -> dict[str, Any]:
+    """Create an account and sign in; a match in progress comes along."""
+    try:
+        name = check_name(body.name)
+        check_password(body.password)
+    except AccountError as error:
+        raise refuse(error) from None
+    hashed = parts.passwords.hash(body.password)
+    try:
+        with parts.database.begin() as db:
+            user = User(
+                name=name, name_key=name_key(name), password_hash=hashed, created=parts.clock()
+            )
+            db.add(user)
+            db.flush()
+            new, cookie = parts.sessions.switch(db, info, user)
+    except IntegrityError:
+        raise HTTPException(409, f"the name {name!r} is taken; choose another") from None
+    return answer(parts, response, new, cookie)
+
+
+@router.post("/session")
+def sign_in(
+    body: Credentials, parts: Parts, info: Checked, request: Request, response: Response
+) -> dict[str, Any]:
+    """Sign in; refused for a while after repeated failures on a name or an address."""
+    key = name_key(body.name)
+    address = request.client.host if request.client else "unknown"
+    passwords = parts.passwords
+    with parts.database.begin() as db:
+        try:
+            parts.throttle.check(db, key, address)
+        except AccountError as error:
+            raise refuse(error) from None
+        user = db.scalar(select(User).where(User.name_key == key))
+        if passwords.verify(user.password_hash if user else None, body.password):
+            assert user is not None
+            parts.throttle.succeeded(db, key)
+            if passwords.hasher.check_needs_rehash(user.password_hash):
+                user.password_hash = passwords.hash(body.password)
+            new, cookie = parts.sessions.switch(db, info, user)
+        else:
+            parts.throttle.failed(db, key, address)
+            new = None
+    if new is None:
+        raise HTTPException(401, "wrong name or password")
+    return answer(parts, response, new, cookie)
+
+
+@router.delete("/session")
+def sign_out(parts: Parts, info: Checked, response: Response) -> dict[str, Any]:
+    """End this session; the browser goes on as a new guest."""
+    with parts.database.begin() as db:
+        new, cookie = parts.sessions.switch(db, info, None)
+    return answer(parts, response, new, cookie)
+
+
+@router.post("/account/password")
+def change_password(
+    body: NewPassword, parts: Parts, info: Checked, response: Response
+) -> dict[str, Any]:
+    """A new password; every other session of the account ends."""
+    try:
+        check_password(body.new)
+    except AccountError as error:
+        raise refuse(error) from None
+    with parts.database.begin() as db:
+        user = verified_user(parts, db, info, body.current)
+        user.password_hash = parts.passwords.hash(body.new)
+        parts.sessions.end_all(db, user.id)
+        new, cookie = parts.sessions.open(db, user)
+    return answer(parts, response, new, cookie)
+
+
+@router.delete("/account")
+def delete_account(
+    body: Confirmation, parts: Parts, info: Checked, response: Response
+) -> dict[str, Any]:
+    """Delete the account with its games and sessions."""
+    with parts.database.begin() as db:
+        user = verified_user(parts, db, info, body.password)
+        db.execute(delete(Game).where(Game.user_id == user.id))
+        parts.sessions.end_all(db, user.id)
+        db.delete(user)
+        db.flush()
+        new, cookie = parts.sessions.open(db)
+    return answer(parts, response, new, cookie)

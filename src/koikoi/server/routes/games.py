@@ -1,0 +1,111 @@
+"""Matches against the computer: start, play, resign, resume, and replay when finished."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from fastapi import APIRouter, HTTPException
+from pydantic import Field
+
+from koikoi.round import IllegalActionError
+from koikoi.rules import RulesError, RuleSet
+from koikoi.server.context import Browser, Checked, Parts, Strict
+from koikoi.server.games import PLAYING, GameOverError, StaleActionError
+from koikoi.server.gamestore import GameNotFoundError, restore
+from koikoi.server.views import cards_catalog, replay_json, rules_catalog, state_json, summary_json
+from koikoi.store.models import Game, User
+
+router = APIRouter(prefix="/api", tags=["games"])
+
+
+class NewGame(Strict):
+    difficulty: Literal["easy", "normal", "expert"] = "normal"
+    rules: dict[str, Any] = Field(
+        default_factory=lambda: {"preset": "classic"},
+        description="A preset plus overrides, as in a rules file (RULES.md §6).",
+    )
+
+
+class Move(Strict):
+    action: Any = Field(
+        description='{"play": slug}, {"capture": slug}, {"koikoi": true} or {"stop": true}'
+    )
+    version: int = Field(description="The state version the action was chosen in.")
+
+
+@router.get("/rules")
+def rules() -> dict[str, Any]:
+    """Every rule key (kind, allowed values, meaning) and every preset's values."""
+    return rules_catalog()
+
+
+@router.get("/cards")
+def cards() -> list[dict[str, Any]]:
+    return cards_catalog()
+
+
+@router.post("/games", status_code=201)
+def new_game(body: NewGame, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Start a match against the computer (ranked when signed in)."""
+    try:
+        ruleset = RuleSet.from_mapping(body.rules)
+    except RulesError as error:
+        raise HTTPException(422, str(error)) from None
+    game, events = parts.games.create(info, ruleset, body.difficulty, parts.seeds.getrandbits(48))
+    return {"state": state_json(game), "events": events}
+
+
+@router.get("/games")
+def my_games(parts: Parts, info: Browser) -> dict[str, Any]:
+    """This player's matches in progress (signed in: from any device)."""
+    playing = parts.games.in_progress(info)
+    return {"games": [summary_json(game, updated.isoformat()) for game, updated in playing]}
+
+
+@router.get("/games/{game_id}")
+def get_game(game_id: str, parts: Parts, info: Browser) -> dict[str, Any]:
+    try:
+        return {"state": state_json(parts.games.load(game_id, info))}
+    except GameNotFoundError as error:
+        raise HTTPException(404, str(error)) from None
+
+
+@router.post("/games/{game_id}/actions")
+def act(game_id: str, body: Move, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Play a move; answers, once it is stored, the new state and the events to animate."""
+    try:
+        game, events = parts.games.act(game_id, info, body.action, body.version)
+    except GameNotFoundError as error:
+        raise HTTPException(404, str(error)) from None
+    except (StaleActionError, GameOverError) as error:
+        raise HTTPException(409, str(error)) from None
+    except (IllegalActionError, ValueError) as error:
+        raise HTTPException(400, str(error)) from None
+    return {"state": state_json(game), "events": events}
+
+
+@router.post("/games/{game_id}/resign")
+def resign(game_id: str, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Give the match up: it counts as lost."""
+    try:
+        game, events = parts.games.resign(game_id, info)
+    except GameNotFoundError as error:
+        raise HTTPException(404, str(error)) from None
+    except (StaleActionError, GameOverError) as error:
+        raise HTTPException(409, str(error)) from None
+    return {"state": state_json(game), "events": events}
+
+
+@router.get("/games/{game_id}/replay")
+def replay(game_id: str, parts: Parts) -> dict[str, Any]:
+    """A finished match, every card face up, step by step (public, like the boards)."""
+    with parts.database.begin() as db:
+        parts.games.resign_abandoned(db, Game.id == game_id)
+        row = db.get(Game, game_id)
+        if row is None:
+            raise HTTPException(404, f"no game {game_id!r}")
+        if row.status == PLAYING:
+            raise HTTPException(409, "the match is still being played; replays come after")
+        player = db.get(User, row.user_id) if row.user_id is not None else None
+        game = restore(row)
+    return replay_json(game, player.name if player else None)
