@@ -17,11 +17,12 @@ from alembic.runtime.migration import MigrationContext
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import inspect
+from sqlalchemy import delete, func, inspect, select
 
 from koikoi.cli import cli
 from koikoi.record import Record, replay
 from koikoi.rules import RuleSet
+from koikoi.server.gamestore import OwnerGoneError
 from koikoi.server.views import state_json
 from koikoi.store.database import (
     current_revision,
@@ -30,7 +31,7 @@ from koikoi.store.database import (
     make_engine,
     upgrade,
 )
-from koikoi.store.models import Base
+from koikoi.store.models import Base, BrowserSession, Game
 from servers import (
     browser,
     make_app,
@@ -231,3 +232,17 @@ def test_a_stored_game_rebuilds_to_the_live_one(
         legal = state_json(live)["legal"]
         live, _ = store.act(live.id, owner, legal[choice % len(legal)], live.version)
         assert state_json(store.load(live.id, owner)) == state_json(live)
+
+
+def test_a_game_for_a_session_that_just_ended_is_refused(database_url: str) -> None:
+    """Signed out in another tab while this one starts a match: nothing half-made."""
+    app = make_app(database_url)
+    parts = app.state.services
+    with parts.database.begin() as db:
+        owner, _ = parts.sessions.open(db)
+    with parts.database.begin() as db:
+        db.execute(delete(BrowserSession).where(BrowserSession.id == owner.id))
+    with pytest.raises(OwnerGoneError, match="signed out meanwhile"):
+        parts.games.create(owner, RuleSet.from_mapping({}), "easy", 7)
+    with parts.database() as db:
+        assert db.scalar(select(func.count()).select_from(Game)) == 0

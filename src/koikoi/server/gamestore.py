@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy import ColumnElement, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi.rules import RuleSet
@@ -33,6 +34,10 @@ ABANDONED_AFTER = timedelta(days=7)
 
 class GameNotFoundError(LookupError):
     pass
+
+
+class OwnerGoneError(LookupError):
+    """The session or account a new game was for ended while it was being made."""
 
 
 def owned_by(owner: SessionInfo) -> ColumnElement[bool]:
@@ -62,21 +67,24 @@ class GameStore:
             expert_options=self.expert_options,
         )
         now = self.clock()
-        with self.sessions.begin() as db:
-            db.add(
-                Game(
-                    id=game.id,
-                    user_id=owner.user_id,
-                    session_id=None if owner.user_id is not None else owner.id,
-                    difficulty=difficulty,
-                    rules=rules.to_mapping(),
-                    rules_name=rules_name(rules),
-                    seed=seed,
-                    ranked=game.ranked,
-                    created=now,
-                    **self._progress(game, now),
+        try:
+            with self.sessions.begin() as db:
+                db.add(
+                    Game(
+                        id=game.id,
+                        user_id=owner.user_id,
+                        session_id=None if owner.user_id is not None else owner.id,
+                        difficulty=difficulty,
+                        rules=rules.to_mapping(),
+                        rules_name=rules_name(rules),
+                        seed=seed,
+                        ranked=game.ranked,
+                        created=now,
+                        **self._progress(game, now),
+                    )
                 )
-            )
+        except IntegrityError:  # the owner's session or account ended meanwhile
+            raise OwnerGoneError("you were signed out meanwhile; reload the page") from None
         return game, events
 
     def load(self, game_id: str, owner: SessionInfo) -> GameSession:

@@ -11,7 +11,7 @@ from koikoi.round import IllegalActionError
 from koikoi.rules import RulesError, RuleSet
 from koikoi.server.context import Browser, Checked, Parts, Strict
 from koikoi.server.games import PLAYING, GameOverError, StaleActionError
-from koikoi.server.gamestore import GameNotFoundError, restore
+from koikoi.server.gamestore import GameNotFoundError, OwnerGoneError, restore
 from koikoi.server.views import cards_catalog, replay_json, rules_catalog, state_json, summary_json
 from koikoi.store.models import Game, User
 
@@ -51,7 +51,11 @@ def new_game(body: NewGame, parts: Parts, info: Checked) -> dict[str, Any]:
         ruleset = RuleSet.from_mapping(body.rules)
     except RulesError as error:
         raise HTTPException(422, str(error)) from None
-    game, events = parts.games.create(info, ruleset, body.difficulty, parts.seeds.getrandbits(48))
+    seed = parts.seeds.getrandbits(48)
+    try:
+        game, events = parts.games.create(info, ruleset, body.difficulty, seed)
+    except OwnerGoneError as error:
+        raise HTTPException(403, str(error)) from None
     return {"state": state_json(game), "events": events}
 
 
