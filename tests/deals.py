@@ -12,6 +12,28 @@ from koikoi.rules import CLASSIC, RuleSet
 # second card...), so filled hands rarely hold pairs or a whole month by accident.
 FILL_ORDER = [SLUGS[card] for card in sorted(range(48), key=lambda card: (card % 4, card // 4))]
 
+# Named deals the rules treat specially (hand yaku, redeals).
+KUTTSUKI_HAND = [  # four months of exactly two cards
+    "susuki-moon",
+    "susuki-geese",
+    "chrysanthemum-sake",
+    "chrysanthemum-blue",
+    "maple-deer",
+    "maple-blue",
+    "willow-rainman",
+    "willow-swallow",
+]
+FOUR_PAIRS = [  # a field of four pairs: redealt under redeal_four_pairs
+    "plum-warbler",
+    "plum-poetry",
+    "cherry-curtain",
+    "cherry-poetry",
+    "wisteria-cuckoo",
+    "wisteria-ribbon",
+    "iris-bridge",
+    "iris-ribbon",
+]
+
 
 def build(
     rules: RuleSet = CLASSIC,

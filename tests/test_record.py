@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from deals import FOUR_PAIRS, KUTTSUKI_HAND
 from koikoi.cards import SLUGS
 from koikoi.match import Match
 from koikoi.players import make_player
@@ -204,7 +205,6 @@ def test_a_given_deal_ignores_rounds_target_and_first_dealer() -> None:
 
 
 def test_a_round_that_ends_at_the_deal_takes_no_action() -> None:
-    hand0 = [*TESHI, "pine-crane", "cherry-curtain", "wisteria-cuckoo", "iris-bridge"]
     field = [
         "pine-poetry",
         "cherry-poetry",
@@ -225,7 +225,7 @@ def test_a_round_that_ends_at_the_deal_takes_no_action() -> None:
         "paulownia-phoenix",
         "pine-plain-1",
     ]
-    record = given_deal({"preset": "single-deal"}, hand0, hand1, field)
+    record = given_deal({"preset": "single-deal"}, TESHI_HAND, hand1, field)
     record["dealer"] = 1
     assert replayed(record) == {
         "rounds": [{"winner": 0, "points": [6, 0], "yaku": [{"teshi": 6}, {}], "calls": [0, 0]}],
@@ -414,17 +414,8 @@ ONE_PER_MONTH_TOO = [
     "willow-swallow",
     "paulownia-plain-1",
 ]
-FOUR_PAIRS = [
-    "plum-warbler",
-    "plum-poetry",
-    "cherry-curtain",
-    "cherry-poetry",
-    "wisteria-cuckoo",
-    "wisteria-ribbon",
-    "iris-bridge",
-    "iris-ribbon",
-]
 TESHI = ["plum-warbler", "plum-poetry", "plum-plain-1", "plum-plain-2"]
+TESHI_HAND = [*TESHI, "pine-crane", "cherry-curtain", "wisteria-cuckoo", "iris-bridge"]
 
 
 def test_a_given_deal_that_would_be_redealt_is_refused() -> None:
@@ -445,17 +436,6 @@ def test_a_given_deal_that_would_be_redealt_is_refused() -> None:
 
 
 def test_a_given_deal_with_two_hand_yaku_under_redeal_is_refused() -> None:
-    hand0 = [*TESHI, "pine-crane", "cherry-curtain", "wisteria-cuckoo", "iris-bridge"]
-    hand1 = [
-        "susuki-moon",
-        "susuki-geese",
-        "chrysanthemum-sake",
-        "chrysanthemum-blue",
-        "maple-deer",
-        "maple-blue",
-        "willow-rainman",
-        "willow-swallow",
-    ]  # four pairs: kuttsuki
     field = [
         "pine-poetry",
         "cherry-poetry",
@@ -466,7 +446,7 @@ def test_a_given_deal_with_two_hand_yaku_under_redeal_is_refused() -> None:
         "paulownia-phoenix",
         "peony-blue",
     ]
-    record = given_deal({"preset": "single-deal"}, hand0, hand1, field)
+    record = given_deal({"preset": "single-deal"}, TESHI_HAND, KUTTSUKI_HAND, field)
     assert "redeal" in str(refused(record))
     both = {**record, "rules": {"preset": "single-deal", "both_hand_yaku": "both"}}
     assert replayed(both) == {

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from deals import build
+from deals import FOUR_PAIRS, KUTTSUKI_HAND, build
 from koikoi.cards import (
     ALL_CARDS,
     MONTH_MASKS,
@@ -390,33 +390,23 @@ def month_counts(cards: int) -> list[int]:
 
 def test_from_deal_refuses_a_field_that_would_be_redealt() -> None:
     four_pine = ["pine-crane", "pine-poetry", "pine-plain-1", "pine-plain-2"]
-    four_pairs = [
-        "plum-warbler",
-        "plum-poetry",
-        "cherry-curtain",
-        "cherry-poetry",
-        "wisteria-cuckoo",
-        "wisteria-ribbon",
-        "iris-bridge",
-        "iris-ribbon",
-    ]
     month_rules = rules_with(redeal_four_of_month=True)
     pairs_rules = rules_with(redeal_four_pairs=True)
     with pytest.raises(DealError, match="redeal"):
         build(month_rules, field=[*four_pine, "susuki-moon"])
     with pytest.raises(DealError, match="redeal"):
-        build(pairs_rules, field=four_pairs)
+        build(pairs_rules, field=FOUR_PAIRS)
     # Each condition only under its own rule.
     assert build(CLASSIC, field=[*four_pine, "susuki-moon"]).phase is Phase.PLAY
     assert build(pairs_rules, field=[*four_pine, "susuki-moon"]).phase is Phase.PLAY
-    assert build(month_rules, field=four_pairs).phase is Phase.PLAY
-    assert build(CLASSIC, field=four_pairs).phase is Phase.PLAY
+    assert build(month_rules, field=FOUR_PAIRS).phase is Phase.PLAY
+    assert build(CLASSIC, field=FOUR_PAIRS).phase is Phase.PLAY
     for preset in ("single-deal", "traditional"):
         with pytest.raises(DealError):
             build(PRESETS[preset], field=[*four_pine, "susuki-moon"])
     with pytest.raises(DealError):
-        build(PRESETS["single-deal"], field=four_pairs)
-    assert build(PRESETS["traditional"], field=four_pairs).phase is Phase.PLAY
+        build(PRESETS["single-deal"], field=FOUR_PAIRS)
+    assert build(PRESETS["traditional"], field=FOUR_PAIRS).phase is Phase.PLAY
 
 
 @pytest.mark.parametrize(
@@ -464,16 +454,6 @@ TESHI_HAND = [
     "cherry-curtain",
     "wisteria-cuckoo",
     "iris-bridge",
-]
-KUTTSUKI_HAND = [
-    "susuki-moon",
-    "susuki-geese",
-    "chrysanthemum-sake",
-    "chrysanthemum-blue",
-    "maple-deer",
-    "maple-blue",
-    "willow-rainman",
-    "willow-swallow",
 ]
 TESHI_AND_TWO_PAIRS = [
     "pine-crane",

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx2
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from click.testing import CliRunner
@@ -25,6 +26,7 @@ from koikoi.rules import RuleSet
 from koikoi.server.gamestore import OwnerGoneError
 from koikoi.server.views import state_json
 from koikoi.store.database import (
+    alembic_config,
     current_revision,
     default_url,
     head_revision,
@@ -64,11 +66,7 @@ def test_migrations_build_an_empty_database_to_match_the_models(database_url: st
 def test_migrations_go_down_and_up_again(database_url: str) -> None:
     engine = make_engine(database_url)
     upgrade(engine)
-    from alembic import command
-
-    from koikoi.store.database import _alembic_config
-
-    config = _alembic_config()
+    config = alembic_config()
     with engine.begin() as connection:
         config.attributes["connection"] = connection
         command.downgrade(config, "base")

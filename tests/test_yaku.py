@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from koikoi.cards import SLUGS, cards_from_slugs
+from koikoi.cards import FLOWERS, SLUGS, cards_from_slugs
 from koikoi.rules import CLASSIC, PRESETS, Multiplier, RuleSet
 from koikoi.yaku import PileScore, hand_yaku, multiplier, score_pile, scorer_for
 
@@ -41,20 +41,6 @@ WILLOW_RIBBON = "willow-ribbon"
 # Five ribbons that complete no ribbon set.
 LOOSE_RIBBONS = [*GRASS, WILLOW_RIBBON, "pine-poetry"]
 
-FLOWERS = [
-    "pine",
-    "plum",
-    "cherry",
-    "wisteria",
-    "iris",
-    "peony",
-    "clover",
-    "susuki",
-    "chrysanthemum",
-    "maple",
-    "willow",
-    "paulownia",
-]
 # The 23 plains other than the lightning.
 PLAINS = [f"{flower}-plain-{n}" for flower in FLOWERS if flower != "willow" for n in (1, 2)] + [
     "paulownia-plain-3"

@@ -12,10 +12,11 @@ stored record is the whole truth about a game: nothing is lost with a process.
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, get_args
 
-from koikoi.cards import SLUGS, slugs
+from koikoi.cards import SLUGS, CardSet, slugs
 from koikoi.match import Match
 from koikoi.players import Player, make_player
 from koikoi.round import (
@@ -33,14 +34,14 @@ from koikoi.round import (
 from koikoi.rules import PRESETS, RuleSet
 from koikoi.yaku import multipliers, scorer_for
 
-DIFFICULTIES = ("easy", "normal", "expert")
-RANKING_POINTS = {"easy": 10, "normal": 30, "expert": 100}
+Difficulty = Literal["easy", "normal", "expert"]
+DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
+RANKING_POINTS: dict[str, int] = {"easy": 10, "normal": 30, "expert": 100}
 """What beating the computer in a match earns a signed-in player (RULES.md §5)."""
 HUMAN = 0
 COMPUTER = 1
 
 PLAYING, WON, LOST, DRAWN, RESIGNED = "playing", "won", "lost", "drawn", "resigned"
-STATUSES = (PLAYING, WON, LOST, DRAWN, RESIGNED)
 HOUSE = "house"
 """The rule-set name of anything that is not exactly a preset."""
 
@@ -188,12 +189,8 @@ class GameSession:
 
     def yaku_made(self) -> dict[str, int]:
         """How many rounds the human won with each yaku."""
-        made: dict[str, int] = {}
-        for result in self.match.results:
-            if result.winner == HUMAN:
-                for key in result.yaku[HUMAN]:
-                    made[key] = made.get(key, 0) + 1
-        return made
+        won = [result for result in self.match.results if result.winner == HUMAN]
+        return dict(Counter(key for result in won for key in result.yaku[HUMAN]))
 
     def _apply(self, action: Action, seat: int) -> list[dict[str, Any]]:
         game = self.match.round
@@ -206,10 +203,7 @@ class GameSession:
             events.append({"type": "koikoi", "seat": seat, "multipliers": list(both)})
         elif action == STOP:
             events.append({"type": "stop", "seat": seat})
-        events.extend(
-            {"type": source, "seat": by, "card": SLUGS[card], "captured": slugs(taken)}
-            for by, source, card, taken in game.history[seen:]  # source: "play" or "draw"
-        )
+        events.extend(move_event(*move) for move in game.history[seen:])
         if game.phase is Phase.DECISION:
             events.append({"type": "yaku", "seat": game.turn, "yaku": game.yaku(game.turn)})
         if game.is_over:
@@ -240,6 +234,11 @@ class GameSession:
                 }
             )
         return events
+
+
+def move_event(seat: int, source: str, card: int, taken: CardSet) -> dict[str, Any]:
+    """A card that went down (``source``: "play" or "draw") and what it captured."""
+    return {"type": source, "seat": seat, "card": SLUGS[card], "captured": slugs(taken)}
 
 
 def round_over_event(number: int, result: RoundResult, rules: RuleSet) -> dict[str, Any]:

@@ -6,13 +6,14 @@ so a point can only exist where the server stored a won match.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Literal
 
 from sqlalchemy import Float, case, cast, func, select
 from sqlalchemy.orm import Session
 
 from koikoi.server.accounts import name_key
-from koikoi.server.games import DIFFICULTIES, PLAYING, WON
+from koikoi.server.games import DIFFICULTIES, DRAWN, LOST, PLAYING, RESIGNED, WON
 from koikoi.store.models import Game, User
 
 MIN_MATCHES = 5
@@ -86,16 +87,14 @@ def profile(db: Session, name: str) -> dict[str, Any] | None:
     by_difficulty: dict[str, dict[str, Any]] = {
         level: {"matches": 0, "wins": 0, "points": 0, "win_rate": None} for level in DIFFICULTIES
     }
-    counts = dict.fromkeys(("won", "lost", "drawn", "resigned"), 0)
-    yaku: dict[str, int] = {}
+    counts = Counter(game.status for game in games)
+    yaku: Counter[str] = Counter()
     for game in games:
-        counts[game.status] += 1
         level = by_difficulty[game.difficulty]
         level["matches"] += 1
         level["wins"] += game.status == WON
         level["points"] += game.points
-        for key, times in game.yaku.items():
-            yaku[key] = yaku.get(key, 0) + times
+        yaku.update(game.yaku)
     for level in by_difficulty.values():
         level["win_rate"] = _rate(level["wins"], level["matches"])
     return {
@@ -103,11 +102,11 @@ def profile(db: Session, name: str) -> dict[str, Any] | None:
         "joined": user.created.isoformat(),
         "points": sum(game.points for game in games),
         "matches": len(games),
-        "wins": counts["won"],
-        "losses": counts["lost"],
-        "draws": counts["drawn"],
-        "resigned": counts["resigned"],
-        "win_rate": _rate(counts["won"], len(games)),
+        "wins": counts[WON],
+        "losses": counts[LOST],
+        "draws": counts[DRAWN],
+        "resigned": counts[RESIGNED],
+        "win_rate": _rate(counts[WON], len(games)),
         "by_difficulty": by_difficulty,
         "yaku": dict(sorted(yaku.items(), key=lambda item: (-item[1], item[0]))),
         "history": [

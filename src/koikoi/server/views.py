@@ -12,7 +12,14 @@ from koikoi.cards import CARDS, KIND_MASKS, SLUGS, CardSet, slugs
 from koikoi.match import Match
 from koikoi.round import CAPTURE_BASE, KOIKOI, STOP, Phase, Round, action_from_json, action_to_json
 from koikoi.rules import FIELDS, PRESETS
-from koikoi.server.games import COMPUTER, HUMAN, PLAYING, GameSession, rules_name
+from koikoi.server.games import (
+    COMPUTER,
+    HUMAN,
+    PLAYING,
+    GameSession,
+    move_event,
+    rules_name,
+)
 from koikoi.yaku import multiplier, multipliers, scorer_for
 
 
@@ -141,9 +148,9 @@ def replay_json(session: GameSession, player: str | None) -> dict[str, Any]:
     def follow() -> None:
         nonlocal current, table, seen, booked
         if current is not None:
-            for seat, source, card, taken in current.history[seen:]:
-                table.move(seat, source, card, taken)
-                step({"type": source, "seat": seat, "card": SLUGS[card], "captured": slugs(taken)})
+            for move in current.history[seen:]:
+                table.move(*move)
+                step(move_event(*move))
             seen = len(current.history)
         for number, result in enumerate(match.results[booked:], booked + 1):
             totals[0] += result.points[0]

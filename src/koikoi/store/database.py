@@ -80,7 +80,8 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     return engine
 
 
-def _alembic_config() -> Config:
+def alembic_config() -> Config:
+    """Alembic's configuration for koikoi's migrations (to run or write revisions)."""
     config = Config()
     config.set_main_option("script_location", str(resources.files("koikoi.store") / "migrations"))
     return config
@@ -92,7 +93,7 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     Safe for several threads, and on PostgreSQL for several processes; a SQLite file
     is meant for one server process.
     """
-    config = _alembic_config()
+    config = alembic_config()
     with _migrating, engine.begin() as connection:
         if connection.dialect.name == "postgresql":
             # Several workers starting at once: one migrates, the others wait, then
@@ -108,7 +109,7 @@ def current_revision(engine: Engine) -> str | None:
 
 
 def head_revision() -> str:
-    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    head = ScriptDirectory.from_config(alembic_config()).get_current_head()
     assert head is not None
     return head
 

@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Query
 from koikoi.rules import PRESET_NAMES
 from koikoi.server import ranking
 from koikoi.server.context import Parts
-from koikoi.server.games import HOUSE
+from koikoi.server.games import HOUSE, Difficulty
 
 router = APIRouter(prefix="/api", tags=["boards"])
 
@@ -19,7 +19,7 @@ RULE_SETS = (*PRESET_NAMES, HOUSE, "all")
 @router.get("/leaderboard")
 def leaderboard(
     parts: Parts,
-    difficulty: Annotated[Literal["all", "easy", "normal", "expert"], Query()] = "all",
+    difficulty: Annotated[Difficulty | Literal["all"], Query()] = "all",
     rules: Annotated[str, Query(description="a preset name, house or all")] = "all",
     sort: Annotated[ranking.Sort, Query()] = "points",
 ) -> dict[str, Any]:

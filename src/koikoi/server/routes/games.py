@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
 from fastapi import APIRouter, HTTPException
 from pydantic import Field
@@ -10,7 +10,7 @@ from pydantic import Field
 from koikoi.round import IllegalActionError
 from koikoi.rules import RulesError, RuleSet
 from koikoi.server.context import Browser, Checked, Parts, Strict
-from koikoi.server.games import PLAYING, GameOverError, StaleActionError
+from koikoi.server.games import PLAYING, Difficulty, GameOverError, StaleActionError
 from koikoi.server.gamestore import GameNotFoundError, OwnerGoneError, restore
 from koikoi.server.views import cards_catalog, replay_json, rules_catalog, state_json, summary_json
 from koikoi.store.models import Game, User
@@ -19,7 +19,7 @@ router = APIRouter(prefix="/api", tags=["games"])
 
 
 class NewGame(Strict):
-    difficulty: Literal["easy", "normal", "expert"] = "normal"
+    difficulty: Difficulty = "normal"
     rules: dict[str, Any] = Field(
         default_factory=lambda: {"preset": "classic"},
         description="A preset plus overrides, as in a rules file (RULES.md §6).",
