@@ -108,7 +108,7 @@ def stored_game(app: FastAPI, game_id: str) -> GameSession:
     with app.state.services.database() as db:
         row = db.get(Game, game_id)
         assert row is not None
-        return restore(row)
+        return restore(row, app.state.services.clock())
 
 
 def listening_socket() -> socket.socket:

@@ -45,7 +45,7 @@ from servers import (
     switch_server,
 )
 
-TABLES = {"users", "sessions", "games", "sign_in_failures", "server_secrets", "alembic_version"}
+TABLES = {"users", "sessions", "games", "password_throttle", "server_secrets", "alembic_version"}
 
 
 def test_migrations_build_an_empty_database_to_match_the_models(database_url: str) -> None:

@@ -8,22 +8,29 @@ Each session has its own CSRF token, which every state-changing request must ech
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
+import math
 import re
 import secrets
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from typing import Any
 
+import regex
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
+from confusable_homoglyphs import categories
 from itsdangerous import BadSignature, Signer
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from koikoi.store.models import BrowserSession, Game, ServerSecret, SignInFailure, User
+from koikoi.store.models import Base, BrowserSession, Game, PasswordThrottle, ServerSecret, User
 
 Clock = Callable[[], datetime]
 
@@ -31,10 +38,8 @@ NAME_LENGTH = (2, 20)
 """Two characters are a whole name in Chinese or Japanese."""
 PASSWORD_LENGTH = (8, 128)
 SESSION_IDLE = timedelta(days=30)
-"""A session unused this long has ended."""
-THROTTLE_WINDOW = timedelta(minutes=15)
-FAILURES_PER_NAME = 5
-FAILURES_PER_ADDRESS = 20
+"""A session that changed nothing for this long has ended."""
+TOUCH_EVERY = timedelta(minutes=5)
 
 # Letters and digits of any script, and _ . - inside; no spaces, no look-alike tricks
 # with symbols, and nothing a page could mistake for markup.
@@ -59,8 +64,9 @@ def normalise_name(name: str) -> str:
     return unicodedata.normalize("NFKC", name).strip()
 
 
-def check_name(name: str) -> str:
-    """The normalised name, or an error that says what is wrong with it."""
+def name_shape(name: str) -> str:
+    """The normalised name if it has the shape every account's name has (length and
+    characters); the check of a name given to sign in."""
     name = normalise_name(name)
     low, high = NAME_LENGTH
     if not low <= len(name) <= high:
@@ -70,6 +76,37 @@ def check_name(name: str) -> str:
             422,
             f"name {name!r} may hold only letters, digits, '_', '.' and '-',"
             " and must begin and end with a letter or digit",
+        )
+    return name
+
+
+# Scripts one name may mix, as Unicode's "highly restrictive" profile (UTS #39) has
+# it: Japanese and Chinese writing mix Han with kana or bopomofo, Korean with Hangul,
+# and all of them with Latin letters. Any other mix is how "admin" with a Cyrillic
+# "a" (U+0430) passes for "admin".
+_SCRIPT_MIXES = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+_INVISIBLE = regex.compile(r"\p{Default_Ignorable_Code_Point}")
+
+
+def check_name(name: str) -> str:
+    """A new account's name, normalised, or an error that says what is wrong with it:
+    besides the shape, no invisible characters and no look-alike mix of scripts."""
+    name = name_shape(name)
+    invisible = _INVISIBLE.search(name)
+    if invisible:
+        raise AccountError(
+            422, f"name {name!r} holds an invisible character (U+{ord(invisible[0]):04X})"
+        )
+    scripts = {categories.alias(letter) for letter in name} - {"COMMON", "INHERITED"}
+    if len(scripts) > 1 and not any(scripts <= mix for mix in _SCRIPT_MIXES):
+        raise AccountError(
+            422,
+            f"name {name!r} mixes the scripts {', '.join(sorted(scripts)).lower()};"
+            " write a name in one script, so it cannot pass for another",
         )
     return name
 
@@ -111,6 +148,15 @@ class SessionInfo:
     csrf: str
     user_id: int | None
     user_name: str | None
+    stored: bool = True
+    """False for a visitor who has changed nothing yet: their session has no row."""
+
+
+def _insert_new(db: Session, model: type[Base], rows: list[dict[str, Any]]) -> None:
+    """Insert the rows whose primary key is not taken yet (one statement: it waits
+    for, or takes, the rows' write locks)."""
+    insert = postgresql_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
+    db.execute(insert(model).values(rows).on_conflict_do_nothing())
 
 
 def _digest(token: str) -> str:
@@ -134,32 +180,85 @@ def signing_key(db: Session, configured: str | None) -> str:
     return stored.value
 
 
+VISITOR = "v."
+"""Marks the cookie of a visitor's session, whose row is made at their first change."""
+
+
 class Sessions:
-    """Opening, finding, rotating and ending browser sessions."""
+    """Opening, finding, rotating and ending browser sessions.
+
+    A visitor's first page makes no row: their cookie carries a fresh token marked
+    as a visitor's, and their CSRF token is derived from it. The row is made when
+    they first change something (start a match, sign in), so crawlers and visitors
+    who only look cost nothing. Only visitor tokens live without a row: the token of
+    a session that was ended (signed out, expired) is never taken up again.
+    """
 
     def __init__(self, key: str, clock: Clock) -> None:
         self._signer = Signer(key, salt="koikoi.session")
+        self._visitor_csrf = Signer(key, salt="koikoi.visitor-csrf", digest_method=hashlib.sha256)
+        self._devices = Signer(key, salt="koikoi.device")
         self.clock = clock
 
     def cookie_value(self, token: str) -> str:
         return self._signer.sign(token).decode()
 
     def find(self, db: Session, cookie: str | None) -> SessionInfo | None:
-        """The live session the cookie names, touched; None for a bad or ended one."""
+        """The live session the cookie names (a visitor's too); None for a bad or
+        ended one. Only reads."""
         if not cookie:
             return None
         try:
             token = self._signer.unsign(cookie).decode()
         except BadSignature:
             return None
+        visitor = token.startswith(VISITOR)
         row = db.get(BrowserSession, _digest(token))
-        now = self.clock()
-        if row is None or now - row.last_seen > SESSION_IDLE:
+        if row is None:
+            if not visitor:
+                return None
+            csrf = self._visitor_csrf.get_signature(token).decode()
+            return SessionInfo(_digest(token), csrf, None, None, stored=False)
+        if self.clock() - row.last_seen > SESSION_IDLE:
             return None
-        if now - row.last_seen > timedelta(minutes=5):  # spare a write per request
-            row.last_seen = now
         user = db.get(User, row.user_id) if row.user_id is not None else None
         return SessionInfo(row.id, row.csrf, row.user_id, user.name if user else None)
+
+    def visit(self) -> tuple[SessionInfo, str]:
+        """A new visitor's session (no row yet) and the cookie value that names it."""
+        token = VISITOR + secrets.token_urlsafe(32)
+        csrf = self._visitor_csrf.get_signature(token).decode()
+        return SessionInfo(_digest(token), csrf, None, None, stored=False), self.cookie_value(token)
+
+    def keep(self, db: Session, info: SessionInfo) -> SessionInfo:
+        """The session of a request that changes something: stored (a visitor's row is
+        made now) and marked as in use."""
+        now = self.clock()
+        if not info.stored:
+            row = {"id": info.id, "user_id": None, "csrf": info.csrf}
+            _insert_new(db, BrowserSession, [{**row, "created": now, "last_seen": now}])
+            return dataclasses.replace(info, stored=True)
+        db.execute(  # a write per five minutes, not per request
+            update(BrowserSession)
+            .where(BrowserSession.id == info.id, BrowserSession.last_seen < now - TOUCH_EVERY)
+            .values(last_seen=now)
+        )
+        return info
+
+    def device_cookie(self, user_id: int) -> str:
+        """A device cookie's value: this browser has signed in to ``user_id``."""
+        return self._devices.sign(f"{user_id}.{secrets.token_urlsafe(16)}").decode()
+
+    def device(self, cookie: str | None, user_id: int | None) -> str | None:
+        """The device token of ``cookie`` if it is this account's, else None."""
+        if not cookie or user_id is None:
+            return None
+        try:
+            value = self._devices.unsign(cookie).decode()
+        except BadSignature:
+            return None
+        owner, _, _ = value.partition(".")
+        return value if owner == str(user_id) else None
 
     def open(self, db: Session, user: User | None = None) -> tuple[SessionInfo, str]:
         """A new session; returns it and the cookie value that names it."""
@@ -208,41 +307,121 @@ class Sessions:
         db.execute(delete(BrowserSession).where(BrowserSession.user_id == user_id))
 
 
-class Throttle:
-    """Failed sign-ins counted per name and per address over a sliding window.
+@dataclass(frozen=True)
+class Scope:
+    """What one password check is counted against: ``kind`` is a key of
+    :data:`FREE_CHECKS`; ``key`` names it (an account, an address, a device)."""
 
-    Kept in the database rather than in memory so that every worker and every
-    restart sees the same count, and read against the injected clock.
+    kind: str
+    key: str
+
+    @property
+    def digest(self) -> str:
+        return _digest(f"{self.kind}\0{self.key}")
+
+
+FREE_CHECKS = {"device": 5, "pair": 5, "name": 20, "address": 50}
+"""Checks each kind of scope allows before they slow down: a name from one address
+(``pair``) or a known device gets a few tries; a name from everywhere and an address
+for every name get more, since many people may share them."""
+FIRST_DELAY = timedelta(seconds=1)
+MAX_DELAY = timedelta(minutes=15)
+FORGET_AFTER = timedelta(hours=1)
+"""A scope without a check for this long starts afresh."""
+
+
+def _delay(checks: int, free: int) -> timedelta:
+    """How long the next check waits after ``checks`` in a scope that allows ``free``.
+
+    >>> [_delay(n, 5).total_seconds() for n in (4, 5, 6, 7, 20)]
+    [0.0, 1.0, 2.0, 4.0, 900.0]
+    """
+    if checks < free:
+        return timedelta(0)
+    return min(MAX_DELAY, FIRST_DELAY * (1 << min(checks - free, 20)))
+
+
+class Throttle:
+    """Password checks slowed per scope, counted before each password is read.
+
+    A check names its scopes (:meth:`scopes`). Each scope allows a few checks freely;
+    past them, each further check must wait twice as long as the one before, up to
+    :data:`MAX_DELAY`. So an attacker gets a handful of guesses and then a trickle,
+    while an owner who mistypes waits seconds, never a lock-out: on a device where
+    they have signed in before (the device cookie), only that device's own count
+    applies, whatever strangers do to their name or whoever shares their address.
+
+    A check is counted in a transaction whose first statement takes the scopes' rows
+    for writing (SQLite: the database's write lock; PostgreSQL: the rows, in key
+    order), so checks racing in parallel are counted one after another and none
+    slips past the limit. Kept in the database, every worker and every restart sees
+    the same counts.
     """
 
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
 
-    def check(self, db: Session, key: str, address: str) -> None:
-        """Refuse (429) while either count is at its limit."""
-        since = self.clock() - THROTTLE_WINDOW
-        for column, value, limit in (
-            (SignInFailure.name_key, key, FAILURES_PER_NAME),
-            (SignInFailure.address, address, FAILURES_PER_ADDRESS),
-        ):
-            count, oldest = db.execute(
-                select(func.count(), func.min(SignInFailure.at)).where(
-                    column == value, SignInFailure.at > since
-                )
-            ).one()
-            if count >= limit:
-                wait = oldest + THROTTLE_WINDOW - self.clock()
-                raise AccountError(
-                    429,
-                    "too many failed sign-ins; try again in"
-                    f" {max(1, int(wait.total_seconds()) // 60 + 1)} minutes",
-                    retry_after=max(1, int(wait.total_seconds()) + 1),
-                )
+    @staticmethod
+    def scopes(key: str, address: str, device: str | None) -> list[Scope]:
+        """The scopes of a check on the account ``key`` from ``address``; ``device`` is
+        the token of this account's device cookie, when the request carries one."""
+        if device is not None:
+            return [Scope("device", device)]
+        return [Scope("pair", f"{key}\0{address}"), Scope("name", key), Scope("address", address)]
 
-    def failed(self, db: Session, key: str, address: str) -> None:
+    def count(self, db: Session, scopes: list[Scope]) -> None:
+        """Count a check in each scope, or refuse it (429) while any scope must wait.
+
+        ``db`` must be a fresh transaction: its first statement takes the write lock.
+        """
         now = self.clock()
-        db.execute(delete(SignInFailure).where(SignInFailure.at <= now - THROTTLE_WINDOW))
-        db.add(SignInFailure(name_key=key, address=address, at=now))
+        by_digest = {scope.digest: scope for scope in scopes}
+        keys = sorted(by_digest)
+        _insert_new(
+            db,
+            PasswordThrottle,
+            [{"key": key, "checks": 0, "blocked_until": now, "last_check": now} for key in keys],
+        )
+        rows = db.scalars(
+            select(PasswordThrottle)
+            .where(PasswordThrottle.key.in_(keys))
+            .order_by(PasswordThrottle.key)
+            .with_for_update()
+        ).all()
+        wait = max(row.blocked_until - now for row in rows)
+        if wait > timedelta(0):
+            seconds = math.ceil(wait.total_seconds())
+            raise AccountError(
+                429,
+                f"too many wrong passwords; try again in {seconds} seconds",
+                retry_after=seconds,
+            )
+        for row in rows:
+            checks = 0 if now - row.last_check > FORGET_AFTER else row.checks
+            row.checks = checks + 1
+            row.last_check = now
+            row.blocked_until = now + _delay(row.checks, FREE_CHECKS[by_digest[row.key].kind])
 
-    def succeeded(self, db: Session, key: str) -> None:
-        db.execute(delete(SignInFailure).where(SignInFailure.name_key == key))
+    def cleared(self, db: Session, scopes: list[Scope]) -> None:
+        """The password was right: a known device starts afresh, and every other scope
+        takes this check back. (They are not reset, or one right password among many
+        guesses would end the guesses' slowdown; the browser has a device cookie from
+        now on anyway.)"""
+        digests = [scope.digest for scope in scopes]
+        db.execute(
+            delete(PasswordThrottle).where(
+                PasswordThrottle.key.in_(
+                    [scope.digest for scope in scopes if scope.kind == "device"]
+                )
+            )
+        )
+        db.execute(
+            update(PasswordThrottle)
+            .where(PasswordThrottle.key.in_(digests), PasswordThrottle.checks > 0)
+            .values(checks=PasswordThrottle.checks - 1)
+        )
+
+    def sweep(self, db: Session) -> None:
+        """Forget scopes nobody has checked for a while."""
+        forgotten = self.clock() - FORGET_AFTER
+        db.execute(delete(PasswordThrottle).where(PasswordThrottle.last_check < forgotten))

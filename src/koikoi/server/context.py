@@ -16,6 +16,8 @@ from koikoi.server.accounts import Clock, Passwords, SessionInfo, Sessions, Thro
 from koikoi.server.gamestore import GameStore
 
 COOKIE = "koikoi_session"
+DEVICE_COOKIE = "koikoi_device"
+"""Set where an account signed in: its password checks there skip the wider throttles."""
 
 
 @dataclass(frozen=True)
@@ -44,9 +46,9 @@ class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-def set_cookie(response: Response, parts: Services, value: str) -> None:
+def set_cookie(response: Response, parts: Services, value: str, name: str = COOKIE) -> None:
     response.set_cookie(
-        COOKIE,
+        name,
         value,
         max_age=60 * 60 * 24 * 365,
         httponly=True,
@@ -57,15 +59,16 @@ def set_cookie(response: Response, parts: Services, value: str) -> None:
 
 
 def browser(request: Request, response: Response) -> SessionInfo:
-    """The browser's session; a new guest session when it has none (reads only)."""
+    """The browser's session; a new visitor's when it has none. Writes nothing, so
+    reading never waits for the database's writers."""
     parts = services(request)
-    with parts.database.begin() as db:
+    with parts.database() as db:
         found = parts.sessions.find(db, request.cookies.get(COOKIE))
-        if found is not None:
-            return found
-        opened, cookie = parts.sessions.open(db)
+    if found is not None:
+        return found
+    visitor, cookie = parts.sessions.visit()
     set_cookie(response, parts, cookie)
-    return opened
+    return visitor
 
 
 def checked(
@@ -76,11 +79,14 @@ def checked(
 ) -> SessionInfo:
     """The session of a state-changing request, which must echo its CSRF token."""
     parts = services(request)
-    with parts.database.begin() as db:
+    with parts.database() as db:
         found = parts.sessions.find(db, request.cookies.get(COOKIE))
     if found is None or not secrets.compare_digest(x_csrf_token.encode(), found.csrf.encode()):
         raise HTTPException(403, "missing or wrong CSRF token; reload the page")
-    return found
+    # Its own transaction, which begins by writing: SQLite then takes the write lock
+    # first instead of failing to upgrade a read.
+    with parts.database.begin() as db:
+        return parts.sessions.keep(db, found)
 
 
 Parts = Annotated[Services, Depends(services)]

@@ -44,6 +44,9 @@ COMPUTER = 1
 PLAYING, WON, LOST, DRAWN, RESIGNED = "playing", "won", "lost", "drawn", "resigned"
 HOUSE = "house"
 """The rule-set name of anything that is not exactly a preset."""
+RANKED_PRESETS = ("classic", "ten-card", "traditional")
+"""The rule sets a match is ranked under, as they stand: house rules or a shortened
+match would make ranking points cheap, and single-deal is one round by design."""
 
 
 def rules_name(rules: RuleSet) -> str:

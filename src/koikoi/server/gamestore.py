@@ -12,7 +12,7 @@ import secrets
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import ColumnElement, select, update
+from sqlalchemy import ColumnElement, and_, case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -21,6 +21,7 @@ from koikoi.server.accounts import Clock, SessionInfo
 from koikoi.server.games import (
     HUMAN,
     PLAYING,
+    RANKED_PRESETS,
     RESIGNED,
     GameSession,
     StaleActionError,
@@ -30,6 +31,8 @@ from koikoi.store.models import Game
 
 ABANDONED_AFTER = timedelta(days=7)
 """A match nobody has touched this long counts as resigned."""
+MAX_IN_PROGRESS = 10
+"""Matches one player may have in progress at once."""
 
 
 class GameNotFoundError(LookupError):
@@ -38,6 +41,30 @@ class GameNotFoundError(LookupError):
 
 class OwnerGoneError(LookupError):
     """The session or account a new game was for ended while it was being made."""
+
+
+class TooManyGamesError(ValueError):
+    pass
+
+
+# A match left untouched for ABANDONED_AFTER is resigned, whether or not a write has
+# stored that yet: readers work it out from the row, so reading never writes (and
+# never waits for a writer). Writes store it as they pass (see GameStore.sweep).
+
+
+def abandoned(now: datetime) -> ColumnElement[bool]:
+    return and_(Game.status == PLAYING, Game.updated < now - ABANDONED_AFTER)
+
+
+def status_at(now: datetime) -> ColumnElement[str]:
+    """A game's status as of ``now``, abandoned matches resigned."""
+    return case((abandoned(now), RESIGNED), else_=Game.status)
+
+
+def row_status(row: Game, now: datetime) -> str:
+    if row.status == PLAYING and row.updated < now - ABANDONED_AFTER:
+        return RESIGNED
+    return row.status
 
 
 def owned_by(owner: SessionInfo) -> ColumnElement[bool]:
@@ -58,12 +85,21 @@ class GameStore:
     def create(
         self, owner: SessionInfo, rules: RuleSet, difficulty: str, seed: int
     ) -> tuple[GameSession, list[dict[str, Any]]]:
+        """A new match; ranked when a signed-in player plays a preset as it stands."""
+        self.sweep(owned_by(owner))
+        with self.sessions() as db:
+            playing = db.scalar(select(func.count()).where(owned_by(owner), Game.status == PLAYING))
+        if playing is not None and playing >= MAX_IN_PROGRESS:
+            raise TooManyGamesError(
+                f"you have {playing} matches in progress, the most one player may have;"
+                " finish or resign one first"
+            )
         game, events = GameSession.start(
             secrets.token_urlsafe(16),
             rules,
             difficulty,
             seed,
-            ranked=owner.user_id is not None,
+            ranked=owner.user_id is not None and rules_name(rules) in RANKED_PRESETS,
             expert_options=self.expert_options,
         )
         now = self.clock()
@@ -88,12 +124,11 @@ class GameStore:
         return game, events
 
     def load(self, game_id: str, owner: SessionInfo) -> GameSession:
-        with self.sessions.begin() as db:
-            self.resign_abandoned(db, Game.id == game_id)
+        with self.sessions() as db:
             row = db.scalar(select(Game).where(Game.id == game_id, owned_by(owner)))
-            if row is None:
-                raise GameNotFoundError(f"no game {game_id!r} for this player")
-            return restore(row)
+        if row is None:
+            raise GameNotFoundError(f"no game {game_id!r} for this player")
+        return restore(row, self.clock())
 
     def act(
         self, game_id: str, owner: SessionInfo, data: Any, version: int
@@ -113,24 +148,25 @@ class GameStore:
 
     def in_progress(self, owner: SessionInfo) -> list[tuple[GameSession, datetime]]:
         """The owner's matches in progress, newest first, with when each was last played."""
-        with self.sessions.begin() as db:
-            self.resign_abandoned(db, owned_by(owner))
+        now = self.clock()
+        with self.sessions() as db:
             rows = db.scalars(
                 select(Game)
-                .where(owned_by(owner), Game.status == PLAYING)
+                .where(owned_by(owner), status_at(now) == PLAYING)
                 .order_by(Game.updated.desc())
-            )
-            return [(restore(row), row.updated) for row in rows]
+            ).all()
+        return [(restore(row, now), row.updated) for row in rows]
 
-    def resign_abandoned(self, db: Session, *among: ColumnElement[bool]) -> None:
-        """Matches untouched for a week end as resigned (``among`` narrows the sweep):
-        leaving a bad deal lying about never saves a player's record."""
+    def sweep(self, *among: ColumnElement[bool]) -> None:
+        """Store the resignation of matches untouched for a week (``among`` narrows the
+        sweep): leaving a bad deal lying about never saves a player's record."""
         now = self.clock()
-        db.execute(
-            update(Game)
-            .where(Game.status == PLAYING, Game.updated < now - ABANDONED_AFTER, *among)
-            .values(status=RESIGNED, finished=now, version=Game.version + 1)
-        )
+        with self.sessions.begin() as db:
+            db.execute(
+                update(Game)
+                .where(abandoned(now), *among)
+                .values(status=RESIGNED, finished=now, version=Game.version + 1)
+            )
 
     def _write(self, game: GameSession, read: int) -> None:
         with self.sessions.begin() as db:
@@ -161,7 +197,8 @@ class GameStore:
         }
 
 
-def restore(row: Game) -> GameSession:
+def restore(row: Game, now: datetime) -> GameSession:
+    """The game a row holds, as of ``now`` (a match abandoned by then is resigned)."""
     return GameSession.restore(
         row.id,
         RuleSet.from_mapping(row.rules),
@@ -169,5 +206,5 @@ def restore(row: Game) -> GameSession:
         row.seed,
         row.actions,
         ranked=row.ranked,
-        resigned=row.status == RESIGNED,
+        resigned=row_status(row, now) == RESIGNED,
     )

@@ -7,13 +7,15 @@ so a point can only exist where the server stored a won match.
 from __future__ import annotations
 
 from collections import Counter
+from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import Float, case, cast, func, select
 from sqlalchemy.orm import Session
 
-from koikoi.server.accounts import name_key
+from koikoi.server.accounts import AccountError, name_key, name_shape
 from koikoi.server.games import DIFFICULTIES, DRAWN, LOST, PLAYING, RESIGNED, WON
+from koikoi.server.gamestore import ABANDONED_AFTER, row_status, status_at
 from koikoi.store.models import Game, User
 
 MIN_MATCHES = 5
@@ -29,9 +31,10 @@ def _won() -> Any:
 
 
 def leaderboard(
-    db: Session, *, difficulty: str | None, rules_name: str | None, sort: Sort
+    db: Session, now: datetime, *, difficulty: str | None, rules_name: str | None, sort: Sort
 ) -> list[dict[str, Any]]:
-    """The best players by ``sort`` over ranked matches (of one level or rule set)."""
+    """The best players by ``sort`` over ranked matches (of one level or rule set), as
+    of ``now``."""
     wins = _won().label("wins")
     matches = func.count(Game.id).label("matches")
     points = func.sum(Game.points).label("points")
@@ -40,7 +43,7 @@ def leaderboard(
     query = (
         select(User.name, points, wins, matches, best, win_rate)
         .join(Game, Game.user_id == User.id)
-        .where(Game.ranked, Game.status != PLAYING)
+        .where(Game.ranked, status_at(now) != PLAYING)
         .group_by(User.id, User.name)
     )
     if difficulty is not None:
@@ -74,25 +77,30 @@ def _rate(wins: int, matches: int) -> float | None:
     return wins / matches if matches >= MIN_MATCHES else None
 
 
-def profile(db: Session, name: str) -> dict[str, Any] | None:
-    """A player's record: totals, by level, yaku made and recent matches."""
-    user = db.scalar(select(User).where(User.name_key == name_key(name)))
+def profile(db: Session, now: datetime, name: str) -> dict[str, Any] | None:
+    """A player's record as of ``now``: totals, by level, yaku made and recent matches."""
+    try:
+        key = name_key(name_shape(name))
+    except AccountError:  # no account can have such a name
+        return None
+    user = db.scalar(select(User).where(User.name_key == key))
     if user is None:
         return None
-    games = db.scalars(
+    rows = db.scalars(
         select(Game)
-        .where(Game.user_id == user.id, Game.status != PLAYING)
-        .order_by(Game.finished.desc())
+        .where(Game.user_id == user.id, status_at(now) != PLAYING)
+        .order_by(func.coalesce(Game.finished, Game.updated).desc(), Game.id)
     ).all()
+    games = [(row, row_status(row, now)) for row in rows]
     by_difficulty: dict[str, dict[str, Any]] = {
         level: {"matches": 0, "wins": 0, "points": 0, "win_rate": None} for level in DIFFICULTIES
     }
-    counts = Counter(game.status for game in games)
+    counts = Counter(status for _, status in games)
     yaku: Counter[str] = Counter()
-    for game in games:
+    for game, status in games:
         level = by_difficulty[game.difficulty]
         level["matches"] += 1
-        level["wins"] += game.status == WON
+        level["wins"] += status == WON
         level["points"] += game.points
         yaku.update(game.yaku)
     for level in by_difficulty.values():
@@ -100,7 +108,7 @@ def profile(db: Session, name: str) -> dict[str, Any] | None:
     return {
         "name": user.name,
         "joined": user.created.isoformat(),
-        "points": sum(game.points for game in games),
+        "points": sum(game.points for game, _ in games),
         "matches": len(games),
         "wins": counts[WON],
         "losses": counts[LOST],
@@ -112,15 +120,15 @@ def profile(db: Session, name: str) -> dict[str, Any] | None:
         "history": [
             {
                 "id": game.id,
-                "finished": game.finished.isoformat() if game.finished else None,
+                "finished": (game.finished or game.updated + ABANDONED_AFTER).isoformat(),
                 "difficulty": game.difficulty,
                 "rules_name": game.rules_name,
                 "totals": [game.score, game.opponent_score],
-                "outcome": game.status,
+                "outcome": status,
                 "ranked": game.ranked,
                 "points": game.points,
             }
-            for game in games[:HISTORY_SIZE]
+            for game, status in games[:HISTORY_SIZE]
         ],
     }
 

@@ -105,8 +105,10 @@ class Game(Base):
     version: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(10))
     ranked: Mapped[bool] = mapped_column(Boolean)
-    score: Mapped[int] = mapped_column(Integer, default=0)
-    opponent_score: Mapped[int] = mapped_column(Integer, default=0)
+    # Match totals can outgrow 32 bits under house rules that double per call; the rule
+    # set's bounds keep them within 64.
+    score: Mapped[int] = mapped_column(BigInteger, default=0)
+    opponent_score: Mapped[int] = mapped_column(BigInteger, default=0)
     points: Mapped[int] = mapped_column(Integer, default=0)
     """Ranking points the match earned (awarded once, when the server saw it won)."""
     yaku: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
@@ -116,19 +118,18 @@ class Game(Base):
     finished: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
-class SignInFailure(Base):
-    """A failed sign-in: recent ones throttle further attempts on that name and address."""
+class PasswordThrottle(Base):
+    """Password checks counted for one scope (a name and an address, a name, an address,
+    or a recognised device): each check is counted before the password is read, and
+    past a few free ones each further check must wait longer (``blocked_until``)."""
 
-    __tablename__ = "sign_in_failures"
-    __table_args__ = (
-        Index("ix_sign_in_failures_name_key_at", "name_key", "at"),
-        Index("ix_sign_in_failures_address_at", "address", "at"),
-    )
+    __tablename__ = "password_throttle"
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    name_key: Mapped[str] = mapped_column(String(80))
-    address: Mapped[str] = mapped_column(String(64))
-    at: Mapped[datetime] = mapped_column(UTCDateTime())
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    """The scope's SHA-256: names and addresses of any length fit, and none is stored."""
+    checks: Mapped[int] = mapped_column(Integer)
+    blocked_until: Mapped[datetime] = mapped_column(UTCDateTime())
+    last_check: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
 
 
 class ServerSecret(Base):

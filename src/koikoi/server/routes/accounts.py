@@ -8,7 +8,6 @@ from fastapi import APIRouter, HTTPException, Request, Response
 from pydantic import Field
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
 from koikoi.server import ranking
 from koikoi.server.accounts import (
@@ -17,8 +16,17 @@ from koikoi.server.accounts import (
     check_name,
     check_password,
     name_key,
+    name_shape,
 )
-from koikoi.server.context import Browser, Checked, Parts, Services, Strict, set_cookie
+from koikoi.server.context import (
+    DEVICE_COOKIE,
+    Browser,
+    Checked,
+    Parts,
+    Services,
+    Strict,
+    set_cookie,
+)
 from koikoi.server.games import RANKING_POINTS
 from koikoi.store.models import Game, User
 
@@ -58,12 +66,41 @@ def refuse(error: AccountError) -> HTTPException:
     return HTTPException(error.status, str(error), headers=headers)
 
 
-def verified_user(parts: Services, db: Session, info: SessionInfo, password: str) -> User:
-    user = db.get(User, info.user_id) if info.user_id is not None else None
+def password_is_right(
+    parts: Services, request: Request, key: str, user: User | None, password: str
+) -> bool:
+    """Check a password against ``user`` (None: a name with no account), throttled.
+
+    The check is counted before the password is read and is refused (429) while its
+    scopes must wait; only then does argon2 run, outside any transaction.
+    """
+    address = request.client.host if request.client else "unknown"
+    device = parts.sessions.device(
+        request.cookies.get(DEVICE_COOKIE), user.id if user is not None else None
+    )
+    scopes = parts.throttle.scopes(key, address, device)
+    try:
+        with parts.database.begin() as db:
+            parts.throttle.count(db, scopes)
+    except AccountError as error:
+        raise refuse(error) from None
+    right = parts.passwords.verify(user.password_hash if user else None, password)
+    if right:
+        with parts.database.begin() as db:
+            parts.throttle.cleared(db, scopes)
+    return right
+
+
+def signed_in_here(parts: Services, response: Response, user: User) -> None:
+    """Mark this browser as a device the account uses (see :class:`Throttle`)."""
+    set_cookie(response, parts, parts.sessions.device_cookie(user.id), DEVICE_COOKIE)
+
+
+def signed_in_user(parts: Services, info: SessionInfo) -> User:
+    with parts.database() as db:
+        user = db.get(User, info.user_id) if info.user_id is not None else None
     if user is None:
         raise HTTPException(401, "sign in first")
-    if not parts.passwords.verify(user.password_hash, password):
-        raise HTTPException(401, "the password is wrong")
     return user
 
 
@@ -92,6 +129,7 @@ def sign_up(body: Credentials, parts: Parts, info: Checked, response: Response) 
             new, cookie = parts.sessions.switch(db, info, user)
     except IntegrityError:
         raise HTTPException(409, f"the name {name!r} is taken; choose another") from None
+    signed_in_here(parts, response, user)
     return answer(parts, response, new, cookie)
 
 
@@ -99,27 +137,22 @@ def sign_up(body: Credentials, parts: Parts, info: Checked, response: Response) 
 def sign_in(
     body: Credentials, parts: Parts, info: Checked, request: Request, response: Response
 ) -> dict[str, Any]:
-    """Sign in; refused for a while after repeated failures on a name or an address."""
-    key = name_key(body.name)
-    address = request.client.host if request.client else "unknown"
-    passwords = parts.passwords
-    with parts.database.begin() as db:
-        try:
-            parts.throttle.check(db, key, address)
-        except AccountError as error:
-            raise refuse(error) from None
+    """Sign in; repeated wrong passwords make further tries wait (429, Retry-After)."""
+    try:
+        key = name_key(name_shape(body.name))
+    except AccountError as error:
+        raise refuse(error) from None
+    with parts.database() as db:
         user = db.scalar(select(User).where(User.name_key == key))
-        if passwords.verify(user.password_hash if user else None, body.password):
-            assert user is not None
-            parts.throttle.succeeded(db, key)
-            if passwords.hasher.check_needs_rehash(user.password_hash):
-                user.password_hash = passwords.hash(body.password)
-            new, cookie = parts.sessions.switch(db, info, user)
-        else:
-            parts.throttle.failed(db, key, address)
-            new = None
-    if new is None:
+    if not password_is_right(parts, request, key, user, body.password):
         raise HTTPException(401, "wrong name or password")
+    assert user is not None
+    with parts.database.begin() as db:
+        user = db.merge(user)
+        if parts.passwords.hasher.check_needs_rehash(user.password_hash):
+            user.password_hash = parts.passwords.hash(body.password)
+        new, cookie = parts.sessions.switch(db, info, user)
+    signed_in_here(parts, response, user)
     return answer(parts, response, new, cookie)
 
 
@@ -133,15 +166,18 @@ def sign_out(parts: Parts, info: Checked, response: Response) -> dict[str, Any]:
 
 @router.post("/account/password")
 def change_password(
-    body: NewPassword, parts: Parts, info: Checked, response: Response
+    body: NewPassword, parts: Parts, info: Checked, request: Request, response: Response
 ) -> dict[str, Any]:
     """A new password; every other session of the account ends."""
     try:
         check_password(body.new)
     except AccountError as error:
         raise refuse(error) from None
+    user = signed_in_user(parts, info)
+    if not password_is_right(parts, request, user.name_key, user, body.current):
+        raise HTTPException(401, "the password is wrong")
     with parts.database.begin() as db:
-        user = verified_user(parts, db, info, body.current)
+        user = db.merge(user)
         user.password_hash = parts.passwords.hash(body.new)
         parts.sessions.end_all(db, user.id)
         new, cookie = parts.sessions.open(db, user)
@@ -150,11 +186,14 @@ def change_password(
 
 @router.delete("/account")
 def delete_account(
-    body: Confirmation, parts: Parts, info: Checked, response: Response
+    body: Confirmation, parts: Parts, info: Checked, request: Request, response: Response
 ) -> dict[str, Any]:
     """Delete the account with its games and sessions."""
+    user = signed_in_user(parts, info)
+    if not password_is_right(parts, request, user.name_key, user, body.password):
+        raise HTTPException(401, "the password is wrong")
     with parts.database.begin() as db:
-        user = verified_user(parts, db, info, body.password)
+        user = db.merge(user)
         db.execute(delete(Game).where(Game.user_id == user.id))
         parts.sessions.end_all(db, user.id)
         db.delete(user)

@@ -26,10 +26,10 @@ def leaderboard(
     """The best signed-in players over ranked matches."""
     if rules not in RULE_SETS:
         raise HTTPException(422, f"unknown rule set {rules!r}; use {', '.join(RULE_SETS)}")
-    with parts.database.begin() as db:
-        parts.games.resign_abandoned(db)
+    with parts.database() as db:
         rows = ranking.leaderboard(
             db,
+            parts.clock(),
             difficulty=None if difficulty == "all" else difficulty,
             rules_name=None if rules == "all" else rules,
             sort=sort,
@@ -46,9 +46,8 @@ def leaderboard(
 @router.get("/players/{name}")
 def player(name: str, parts: Parts) -> dict[str, Any]:
     """A player's profile: totals, win rate by level, yaku made, recent matches."""
-    with parts.database.begin() as db:
-        parts.games.resign_abandoned(db)
-        found = ranking.profile(db, name)
+    with parts.database() as db:
+        found = ranking.profile(db, parts.clock(), name)
     if found is None:
         raise HTTPException(404, f"no player {name!r}")
     return found

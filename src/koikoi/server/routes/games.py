@@ -2,20 +2,32 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException
+from fastapi import APIRouter, HTTPException, Path
 from pydantic import Field
 
 from koikoi.round import IllegalActionError
 from koikoi.rules import RulesError, RuleSet
 from koikoi.server.context import Browser, Checked, Parts, Strict
 from koikoi.server.games import PLAYING, Difficulty, GameOverError, StaleActionError
-from koikoi.server.gamestore import GameNotFoundError, OwnerGoneError, restore
+from koikoi.server.gamestore import (
+    GameNotFoundError,
+    OwnerGoneError,
+    TooManyGamesError,
+    restore,
+    row_status,
+)
 from koikoi.server.views import cards_catalog, replay_json, rules_catalog, state_json, summary_json
 from koikoi.store.models import Game, User
 
 router = APIRouter(prefix="/api", tags=["games"])
+
+
+GameId = Annotated[
+    str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="A game's id, as the server gave it.")
+]
+"""Game ids are the server's own tokens: anything else is refused before a query."""
 
 
 class NewGame(Strict):
@@ -46,7 +58,8 @@ def cards() -> list[dict[str, Any]]:
 
 @router.post("/games", status_code=201)
 def new_game(body: NewGame, parts: Parts, info: Checked) -> dict[str, Any]:
-    """Start a match against the computer (ranked when signed in)."""
+    """Start a match against the computer: ranked when a signed-in player plays a
+    preset as it stands (classic, ten-card, traditional), friendly otherwise."""
     try:
         ruleset = RuleSet.from_mapping(body.rules)
     except RulesError as error:
@@ -54,8 +67,12 @@ def new_game(body: NewGame, parts: Parts, info: Checked) -> dict[str, Any]:
     seed = parts.seeds.getrandbits(48)
     try:
         game, events = parts.games.create(info, ruleset, body.difficulty, seed)
+    except RulesError as error:  # rules the engine finds it cannot deal
+        raise HTTPException(422, str(error)) from None
     except OwnerGoneError as error:
         raise HTTPException(403, str(error)) from None
+    except TooManyGamesError as error:
+        raise HTTPException(409, str(error)) from None
     return {"state": state_json(game), "events": events}
 
 
@@ -67,7 +84,7 @@ def my_games(parts: Parts, info: Browser) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}")
-def get_game(game_id: str, parts: Parts, info: Browser) -> dict[str, Any]:
+def get_game(game_id: GameId, parts: Parts, info: Browser) -> dict[str, Any]:
     try:
         return {"state": state_json(parts.games.load(game_id, info))}
     except GameNotFoundError as error:
@@ -75,7 +92,7 @@ def get_game(game_id: str, parts: Parts, info: Browser) -> dict[str, Any]:
 
 
 @router.post("/games/{game_id}/actions")
-def act(game_id: str, body: Move, parts: Parts, info: Checked) -> dict[str, Any]:
+def act(game_id: GameId, body: Move, parts: Parts, info: Checked) -> dict[str, Any]:
     """Play a move; answers, once it is stored, the new state and the events to animate."""
     try:
         game, events = parts.games.act(game_id, info, body.action, body.version)
@@ -89,7 +106,7 @@ def act(game_id: str, body: Move, parts: Parts, info: Checked) -> dict[str, Any]
 
 
 @router.post("/games/{game_id}/resign")
-def resign(game_id: str, parts: Parts, info: Checked) -> dict[str, Any]:
+def resign(game_id: GameId, parts: Parts, info: Checked) -> dict[str, Any]:
     """Give the match up: it counts as lost."""
     try:
         game, events = parts.games.resign(game_id, info)
@@ -101,15 +118,14 @@ def resign(game_id: str, parts: Parts, info: Checked) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}/replay")
-def replay(game_id: str, parts: Parts) -> dict[str, Any]:
+def replay(game_id: GameId, parts: Parts) -> dict[str, Any]:
     """A finished match, every card face up, step by step (public, like the boards)."""
-    with parts.database.begin() as db:
-        parts.games.resign_abandoned(db, Game.id == game_id)
+    now = parts.clock()
+    with parts.database() as db:
         row = db.get(Game, game_id)
         if row is None:
             raise HTTPException(404, f"no game {game_id!r}")
-        if row.status == PLAYING:
+        if row_status(row, now) == PLAYING:
             raise HTTPException(409, "the match is still being played; replays come after")
         player = db.get(User, row.user_id) if row.user_id is not None else None
-        game = restore(row)
-    return replay_json(game, player.name if player else None)
+    return replay_json(restore(row, now), player.name if player else None)
