@@ -110,8 +110,53 @@ def test_bad_names_are_refused_and_named(app: FastAPI, name: str) -> None:
 
 
 def test_names_in_any_script_are_welcome(app: FastAPI) -> None:
-    for name in ("花子", "مريم", "Zoë-K", "ms.ali_2"):
+    for name in ("花子", "مريم", "Zoë-K", "ms.ali_2", "ハナ子", "Hana花子", "김철수", "Иван"):
         assert sign_up(browser(app), name)["user"]["name"] == name
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("\u0430dmin", "mixes the scripts cyrillic, latin"),  # a Cyrillic "a"
+        ("\u3164\u3164\u3164", "invisible character (U+1160)"),  # Hangul fillers
+        ("ha\u115fna", "invisible character (U+115F)"),
+        ("\u0391lex", "mixes the scripts greek, latin"),
+    ],
+)
+def test_look_alike_and_invisible_names_are_refused(app: FastAPI, name: str, why: str) -> None:
+    sign_up(browser(app), "admin")
+    response = browser(app).post("/api/account", json={"name": name, "password": PASSWORD})
+    assert response.status_code == 422
+    assert why in response.json()["detail"]
+    assert count(app, User) == 1
+
+
+def test_visitors_who_only_look_leave_no_session_rows(app: FastAPI) -> None:
+    for path in ("/", "/api/session", "/api/leaderboard", "/api/games", "/api/rules"):
+        for _ in range(3):
+            assert TestClient(app).get(path).status_code == 200
+    client = browser(app)
+    assert client.get("/api/session").json()["user"] is None
+    assert count(app, BrowserSession) == 0
+    # The first change makes the row, and the visitor keeps their token and game.
+    token = client.headers["X-CSRF-Token"]
+    state = new_game(client)["state"]
+    assert count(app, BrowserSession) == 1
+    assert client.get("/api/session").json()["csrf"] == token
+    assert client.get(f"/api/games/{state['id']}").json()["state"] == state
+    assert [game["id"] for game in client.get("/api/games").json()["games"]] == [state["id"]]
+
+
+def test_an_ended_session_is_not_taken_up_again(app: FastAPI, clock: Clock) -> None:
+    client = browser(app)
+    state = new_game(client)["state"]
+    cookie = client.cookies["koikoi_session"]
+    clock.advance(days=31)
+    returning = TestClient(app, cookies={"koikoi_session": cookie})
+    body = returning.get("/api/session").json()
+    assert body["csrf"] != client.headers["X-CSRF-Token"]
+    assert returning.get("/api/games").json()["games"] == []
+    assert returning.get(f"/api/games/{state['id']}").status_code == 404
 
 
 def test_a_short_password_is_refused(app: FastAPI) -> None:

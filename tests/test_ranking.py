@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import itertools
+import sqlite3
 from typing import Any
 
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import select
+from starlette.testclient import TestClient
 
 from koikoi.server.games import RANKING_POINTS
 from koikoi.server.ranking import MIN_MATCHES
 from koikoi.store.models import Game, User
-from servers import Clock, browser, new_game, play_on, sign_up
+from servers import Clock, browser, make_app, new_game, play_on, sign_up
 
 _ids = itertools.count()
 
@@ -218,3 +220,93 @@ def test_an_abandoned_match_counts_on_the_board(app: FastAPI, clock: Clock) -> N
     clock.advance(days=7, seconds=1)
     (row,) = board(app)["rows"]
     assert (row["name"], row["matches"], row["wins"]) == ("aki", 1, 0)
+
+
+# The exploit found by trying: a ranked match won the moment it was created.
+INSTANT_WIN = {
+    "first_dealer": "seat-0",
+    "hand_size": 20,
+    "field_size": 8,
+    "teshi": 1,
+    "kuttsuki": 1,
+    "both_hand_yaku": "dealer",
+    "rounds": 1,
+}
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [INSTANT_WIN, {"rounds": 1}, {"tsukimi": 0}, {"preset": "single-deal"}],
+    ids=["instant-win", "shortened", "house", "single-deal"],
+)
+def test_only_a_preset_as_it_stands_is_ranked(app: FastAPI, rules: dict[str, Any]) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    response = client.post(
+        "/api/games", json={"difficulty": "expert", "rules": {"preset": "classic", **rules}}
+    )
+    assert response.status_code == 201, response.text
+    state = play_on(client, response.json()["state"])
+    assert state["ranked"] is False
+    assert state["points"] == 0
+    assert client.get("/api/session").json()["user"]["points"] == 0
+    assert client.get("/api/players/aki").json()["points"] == 0
+    assert board(app)["rows"] == []
+
+
+@pytest.mark.parametrize("preset", ["classic", "ten-card", "traditional"])
+def test_a_whole_preset_match_is_ranked(app: FastAPI, preset: str) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    assert new_game(client, "easy", preset=preset)["state"]["ranked"] is True
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/api/players/a%00b",
+        "/api/games/a%00b",
+        "/api/games/a%00b/replay",
+        "/api/players/" + "x" * 300,
+        "/api/games/" + "x" * 300,
+    ],
+)
+def test_ids_no_row_can_have_are_refused_plainly(app: FastAPI, path: str) -> None:
+    client = browser(app)
+    assert client.get(path).status_code in (404, 422)
+    for action in ("actions", "resign"):
+        if path.startswith("/api/games/") and path.count("/") == 3:
+            response = client.post(f"{path}/{action}", json={"action": {}, "version": 0})
+            assert response.status_code in (404, 422)
+
+
+def test_reads_never_wait_for_a_writer(sqlite_url: str, clock: Clock) -> None:
+    """A held write lock (a backup, a long migration, a stuck writer) leaves every read
+    answering at once."""
+    app = make_app(sqlite_url, clock)
+    client = browser(app)
+    sign_up(client, "aki")
+    state = new_game(client)["state"]
+    finished_match = play_on(client, new_game(client)["state"])
+    clock.advance(days=8)  # the first match is abandoned now, and nothing stored it so
+    app.state.services.engine.dispose()
+    holder = sqlite3.connect(sqlite_url.removeprefix("sqlite:///"), timeout=0)
+    holder.execute("BEGIN IMMEDIATE")
+    try:
+        reads = [
+            "/api/session",
+            "/api/leaderboard",
+            "/api/players/aki",
+            f"/api/games/{state['id']}",
+            f"/api/games/{finished_match['id']}/replay",
+            "/api/games",
+            "/",
+        ]
+        for path in reads:
+            assert client.get(path).status_code == 200, path
+        assert TestClient(app).get("/api/session").status_code == 200  # a new visitor
+        assert client.get(f"/api/games/{state['id']}").json()["state"]["status"] == "resigned"
+        assert client.get("/api/players/aki").json()["resigned"] == 1
+    finally:
+        holder.rollback()
+        holder.close()

@@ -14,6 +14,7 @@ from koikoi.players.baseline import GreedyPlayer
 from koikoi.round import action_to_json
 from koikoi.rules import PRESETS
 from koikoi.server.games import COMPUTER, GameSession
+from koikoi.server.gamestore import MAX_IN_PROGRESS
 from servers import browser, make_app, stored_game
 
 
@@ -156,6 +157,34 @@ def test_bad_house_rules_name_the_key(client: TestClient) -> None:
     response = client.post("/api/games", json={"difficulty": "easy", "rules": {"gokoo": 3}})
     assert response.status_code == 422
     assert "gokoo" in response.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "rules",
+    [
+        {"hand_size": 1, "field_size": 46, "redeal_four_of_month": True},
+        {"teshi": 2**31},
+        {"teshi": 2**63},
+        {"goko": -1},
+    ],
+)
+def test_rules_no_game_can_use_are_refused(client: TestClient, rules: dict[str, Any]) -> None:
+    response = client.post("/api/games", json={"difficulty": "easy", "rules": rules})
+    assert response.status_code == 422
+    assert next(iter(rules)) in response.json()["detail"]
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_a_player_has_a_limited_number_of_matches_in_progress(client: TestClient) -> None:
+    for _ in range(MAX_IN_PROGRESS):
+        new_game(client, "easy", {"preset": "classic"})
+    response = client.post("/api/games", json={"difficulty": "easy"})
+    assert response.status_code == 409
+    assert f"{MAX_IN_PROGRESS} matches in progress" in response.json()["detail"]
+    games = client.get("/api/games").json()["games"]
+    assert len(games) == MAX_IN_PROGRESS
+    assert client.post(f"/api/games/{games[0]['id']}/resign").status_code == 200
+    new_game(client, "easy", {"preset": "classic"})
 
 
 def test_an_unknown_difficulty_is_refused(client: TestClient) -> None:

@@ -18,7 +18,7 @@ from alembic.runtime.migration import MigrationContext
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete, func, inspect, select
+from sqlalchemy import delete, func, inspect, select, text, update
 
 from koikoi.cli import cli
 from koikoi.record import Record, replay
@@ -60,6 +60,68 @@ def test_migrations_build_an_empty_database_to_match_the_models(database_url: st
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
     upgrade(engine)  # a second run changes nothing
     assert current_revision(engine) == head_revision()
+    engine.dispose()
+
+
+def test_release_0_2_data_survives_the_upgrade(database_url: str) -> None:
+    """A database made by 0.2.0 (revision 0001): every account and game is kept; matches
+    that were ranked under house rules, shortened or single-deal become friendly and
+    lose their points; a whole preset's ranked win keeps them."""
+    engine = make_engine(database_url)
+    upgrade(engine, "0001")
+    when = "2026-11-30 12:00:00+00:00"
+    games = [
+        ("whole", "classic", True, 30),
+        ("house", "house", True, 100),
+        ("short", "house", True, 10),
+        ("single", "single-deal", True, 30),
+        ("friendly", "classic", False, 0),
+    ]
+    with engine.begin() as connection:
+        connection.execute(
+            text(
+                "INSERT INTO users (id, name, name_key, password_hash, created)"
+                " VALUES (1, 'Aki', 'aki', 'x', :when)"
+            ),
+            {"when": when},
+        )
+        connection.execute(
+            text("INSERT INTO sign_in_failures (name_key, address, at) VALUES ('aki', 'a', :when)"),
+            {"when": when},
+        )
+        for game_id, rules_name, ranked, points in games:
+            connection.execute(
+                text(
+                    "INSERT INTO games (id, user_id, difficulty, rules, rules_name, seed,"
+                    " actions, version, status, ranked, score, opponent_score, points, yaku,"
+                    " created, updated, finished) VALUES (:id, 1, 'normal', '{}', :rules_name,"
+                    " 7, '[]', 1, 'won', :ranked, 2147483647, 3, :points, '{}', :when, :when,"
+                    " :when)"
+                ),
+                {
+                    "id": game_id,
+                    "rules_name": rules_name,
+                    "ranked": ranked,
+                    "points": points,
+                    "when": when,
+                },
+            )
+    upgrade(engine)
+    with engine.connect() as connection:
+        rows = connection.execute(
+            select(Game.id, Game.ranked, Game.points, Game.score).order_by(Game.id)
+        ).all()
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+    assert sorted(rows) == [
+        ("friendly", False, 0, 2**31 - 1),
+        ("house", False, 0, 2**31 - 1),
+        ("short", False, 0, 2**31 - 1),
+        ("single", False, 0, 2**31 - 1),
+        ("whole", True, 30, 2**31 - 1),
+    ]
+    with engine.begin() as connection:  # totals have 64 bits now
+        connection.execute(update(Game).where(Game.id == "whole").values(score=2**40))
+        assert connection.scalar(select(Game.score).where(Game.id == "whole")) == 2**40
     engine.dispose()
 
 
