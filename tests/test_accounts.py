@@ -242,6 +242,7 @@ def test_every_state_changing_request_needs_the_csrf_token(app: FastAPI) -> None
         "user": {"name": "hana", "points": 0},
         "csrf": token,
         "ranking_points": {"easy": 10, "normal": 30, "expert": 100},
+        "ranked_presets": ["classic", "ten-card", "traditional"],
     }
     assert count(app, Game) == 0
 

@@ -174,6 +174,12 @@ def test_sign_up_resign_and_step_through_the_replay(
     expect(page.get_by_test_id("account-chip")).to_have_attribute("href", f"#/player/{name}")
     page.get_by_test_id("difficulty-easy").click()
     expect(page.get_by_test_id("ranked-note")).to_contain_text("+10")
+    # Only a preset as it stands is ranked, and the start screen says so before it starts.
+    preset = page.get_by_test_id("preset-select")
+    preset.select_option("single-deal")
+    expect(page.get_by_test_id("ranked-note")).to_contain_text(text["start.friendly"])
+    preset.select_option("classic")
+    expect(page.get_by_test_id("ranked-note")).to_contain_text("+10")
 
     page.get_by_test_id("start-button").click()
     expect(page.get_by_test_id("hand")).to_be_visible()

@@ -9,18 +9,25 @@ import { href } from "./routes.js";
 
 let user = null; // {name, points}, or null for a guest
 let points = {}; // what a won ranked match earns, by the computer's level (the server says)
+let rankedPresets = []; // the presets a match is ranked under, as they stand (the server says)
 let changed = () => {};
 
 onSession((session) => {
   const before = JSON.stringify(user);
   user = session.user;
   points = session.ranking_points;
+  rankedPresets = session.ranked_presets;
   if (JSON.stringify(user) !== before) changed();
 });
 
 /** The ranking points beating the computer at `level` earns (the server awards them). */
 export function rankingPoints(level) {
   return points[level];
+}
+
+/** Whether a match under `rules` (a preset plus the fields that differ) would be ranked. */
+export function isRankable(rules) {
+  return rankedPresets.includes(rules.preset) && Object.keys(rules).length === 1;
 }
 
 /** The signed-in player ({name, points}), or null for a guest. */

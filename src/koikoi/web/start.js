@@ -1,7 +1,7 @@
 // The start screen: the opponent's level, a rule preset with house rules (every field
 // of the rule set, from /api/rules), match length and target score.
 
-import { rankingPoints } from "./account.js";
+import { isRankable, rankingPoints } from "./account.js";
 import { h, icon } from "./dom.js";
 import { date, has, plural, t } from "./i18n.js";
 import { levelName, rulesName } from "./pages.js";
@@ -134,8 +134,13 @@ function inProgress(games, onResume) {
           h("button", { type: "button", class: "btn", "data-testid": "resume-button", onclick: () => onResume(game.id) }, t("start.resume"))))));
 }
 
-/** Whether a win earns ranking points: how many when signed in, a way to sign in if not. */
+/** Whether a win earns ranking points: how many when signed in and the match is a
+ * preset as it stands, why not for house rules, a way to sign in for a guest. */
 function rankedNote(user, onSignIn) {
+  if (user && !isRankable(chosenRules())) {
+    return h("p", { class: "ranked-note", "data-testid": "ranked-note" },
+      icon("trophy"), h("span", {}, t("start.friendly")));
+  }
   if (user) {
     return h("p", { class: "ranked-note is-ranked", "data-testid": "ranked-note" },
       icon("trophy"), h("span", {}, t("start.ranked", { points: plural("ranking_points", rankingPoints(form.difficulty)) })));
@@ -188,6 +193,7 @@ export function renderStart(container, options) {
     badge.hidden = count === 0;
     badge.textContent = count ? plural("changed", count) : "";
     container.querySelector("[data-testid=reset-rules]").disabled = count === 0;
+    container.querySelector("[data-testid=ranked-note]").replaceWith(rankedNote(user, onSignIn));
     const errors = problems();
     const box = container.querySelector("#start-errors");
     box.hidden = errors.length === 0;

@@ -27,7 +27,7 @@ from koikoi.server.context import (
     Strict,
     set_cookie,
 )
-from koikoi.server.games import RANKING_POINTS
+from koikoi.server.games import RANKED_PRESETS, RANKING_POINTS
 from koikoi.store.models import Game, User
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -52,7 +52,12 @@ def session_json(parts: Services, info: SessionInfo) -> dict[str, Any]:
     if info.user_id is not None:
         with parts.database.begin() as db:
             user = {"name": info.user_name, "points": ranking.user_points(db, info.user_id)}
-    return {"user": user, "csrf": info.csrf, "ranking_points": RANKING_POINTS}
+    return {
+        "user": user,
+        "csrf": info.csrf,
+        "ranking_points": RANKING_POINTS,
+        "ranked_presets": list(RANKED_PRESETS),
+    }
 
 
 def answer(parts: Services, response: Response, new: SessionInfo, cookie: str) -> dict[str, Any]:
