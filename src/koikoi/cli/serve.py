@@ -10,6 +10,7 @@ import click
 from sqlalchemy.exc import SQLAlchemyError
 
 from koikoi.cli.common import fail
+from koikoi.server.limits import Limits
 from koikoi.store.database import URL_VARIABLE, DatabaseError
 
 database_option = click.option(
@@ -38,14 +39,61 @@ database_option = click.option(
     help="Shuffle new games from this seed: for tests and demonstrations only, as it makes"
     " every deal predictable.",
 )
+@click.option(
+    "--forwarded-allow-ips",
+    metavar="ADDRESSES",
+    envvar="KOIKOI_FORWARDED_ALLOW_IPS",
+    help="Behind a reverse proxy: the proxy's addresses or networks (comma-separated, * for"
+    " any), whose X-Forwarded-For and X-Forwarded-Proto are believed."
+    " Default: $KOIKOI_FORWARDED_ALLOW_IPS, else none (the socket's address counts).",
+)
+@click.option(
+    "--header-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=Limits.header_timeout,
+    show_default=True,
+    help="Seconds a request's headers may take; slower connections are closed.",
+)
+@click.option(
+    "--keep-alive",
+    type=click.IntRange(min=1),
+    default=Limits.keep_alive,
+    show_default=True,
+    help="Seconds an idle connection stays open after a response.",
+)
+@click.option(
+    "--max-connections",
+    type=click.IntRange(min=1),
+    default=Limits.max_connections,
+    show_default=True,
+    help="Connections open at once; further ones are closed at once. Keep it well under"
+    " the open-files limit (ulimit -n).",
+)
+@click.option(
+    "--max-header-bytes",
+    type=click.IntRange(min=1024),
+    default=Limits.max_header_bytes,
+    show_default=True,
+    help="Size of a request's headers; larger ones are refused (431).",
+)
 @database_option
 def serve_command(
-    host: str, port: int, fd: int | None, seed: int | None, database_url: str | None
+    host: str,
+    port: int,
+    fd: int | None,
+    seed: int | None,
+    forwarded_allow_ips: str | None,
+    header_timeout: float,
+    keep_alive: int,
+    max_connections: int,
+    max_header_bytes: int,
+    database_url: str | None,
 ) -> None:
     """Play koikoi against the computer in the browser (no network needed)."""
     import uvicorn
 
     from koikoi.server.app import create_app
+    from koikoi.server.serving import ServerConfig
 
     try:
         app = create_app(
@@ -53,13 +101,22 @@ def serve_command(
         )
     except (DatabaseError, SQLAlchemyError) as error:
         fail(f"cannot open the database: {error}")
+    limits = Limits(header_timeout, keep_alive, max_connections, max_header_bytes)
+    config = ServerConfig(
+        app,
+        host=host,
+        port=port,
+        limits=limits,
+        forwarded_allow_ips=forwarded_allow_ips,
+        log_level="warning",
+    )
+    server = uvicorn.Server(config)
     if fd is None:
         click.echo(f"koikoi: open http://{host}:{port}/ in a browser (Ctrl+C stops)")
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        server.run()
         return
     # socket(fileno=) reads the family from the socket itself (uvicorn's own --fd
     # assumes a Unix socket).
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning"))
     server.run(sockets=[socket.socket(fileno=fd)])
 
 

@@ -11,18 +11,29 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
 from typing import Any
 
 from argon2 import PasswordHasher
-from fastapi import FastAPI, Request, Response
+from fastapi import FastAPI
+from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.orm import sessionmaker
+from starlette.exceptions import HTTPException
 
 from koikoi import __version__
 from koikoi.server.accounts import Passwords, Sessions, Throttle, signing_key
+from koikoi.server.boundary import (
+    MAX_BODY_BYTES,
+    BodyGuard,
+    ErrorGuard,
+    ResponseHeaders,
+    error_responses,
+    http_error,
+    validation_error,
+)
 from koikoi.server.context import Services
 from koikoi.server.gamestore import GameStore
 from koikoi.server.routes import accounts, boards, games, site
@@ -40,6 +51,15 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "same-origin",
 }
 DOCS = "/api/docs"
+# What each router's routes may refuse, for the schema. Every route may meet an
+# oversized body (413), invalid input (422) and an unexpected error (500).
+EVERY_ROUTE = (413, 422, 500)
+REFUSALS = {
+    site: (404,),
+    accounts: (401, 403, 409, 429),
+    games: (400, 403, 404, 409),
+    boards: (404,),
+}
 
 
 def _now() -> datetime:
@@ -75,6 +95,7 @@ def create_app(
         key = signing_key(db, secret_key or os.environ.get("KOIKOI_SECRET_KEY"))
         sessions = Sessions(key, clock)
         sessions.sweep(db)
+        Throttle(clock).sweep(db)
     expert = {"budget_ms": 2000.0} if expert_options is None else expert_options
 
     @asynccontextmanager
@@ -88,6 +109,10 @@ def create_app(
         docs_url=DOCS,
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
+        exception_handlers={
+            RequestValidationError: validation_error,
+            HTTPException: http_error,
+        },
     )
     app.state.services = Services(
         engine=engine,
@@ -101,17 +126,20 @@ def create_app(
         secure_cookies=secure_cookies,
     )
 
-    @app.middleware("http")
-    async def security_headers(
-        request: Request, call_next: Callable[[Request], Awaitable[Response]]
-    ) -> Response:
-        response = await call_next(request)
-        for name, value in SECURITY_HEADERS.items():
-            if request.url.path != DOCS or name != "Content-Security-Policy":
-                response.headers.setdefault(name, value)
-        return response
+    # Each middleware added wraps those before it, so the headers go outermost: every
+    # response gets them, a 500 included.
+    app.state.services.games.sweep()  # matches abandoned while the server was down
 
-    for module in (site, accounts, games, boards):
-        app.include_router(module.router)
+    app.add_middleware(BodyGuard, max_bytes=MAX_BODY_BYTES)
+    app.add_middleware(ErrorGuard)
+    app.add_middleware(
+        ResponseHeaders,
+        headers=SECURITY_HEADERS,
+        # The API docs page loads Swagger UI from a CDN, so it goes without the policy.
+        unless={DOCS: {"Content-Security-Policy"}},
+    )
+
+    for module, refusals in REFUSALS.items():
+        app.include_router(module.router, responses=error_responses(*refusals, *EVERY_ROUTE))
     app.mount("/static", StaticFiles(directory=str(site.WEB)), name="static")
     return app

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
 from importlib import resources
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
-from sqlalchemy import text
+from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
 
 from koikoi import __version__
@@ -23,16 +24,47 @@ router = APIRouter()
 
 @router.get("/healthz", include_in_schema=False)
 def healthz(parts: Parts) -> JSONResponse:
-    """Whether the server and its database answer (for load balancers and monitors)."""
+    """Whether the server can do its work: answer, and store a move (for load
+    balancers and monitors). 503 names what stops the database taking a write."""
     try:
-        with parts.engine.connect() as connection:
-            connection.execute(text("SELECT 1"))
+        problem = write_problem(parts.engine)
     except SQLAlchemyError as error:
+        problem = f"{type(error).__name__}: {getattr(error, 'orig', None) or error}"
+    if problem is not None:
         return JSONResponse(
-            {"status": "error", "database": type(error).__name__, "version": __version__},
-            status_code=503,
+            {"status": "error", "database": problem, "version": __version__}, status_code=503
         )
     return JSONResponse({"status": "ok", "database": "ok", "version": __version__})
+
+
+HEALTH_WAIT_MS = 500
+"""How long the health check waits for the database's write lock."""
+
+
+def write_problem(engine: Engine) -> str | None:
+    """What keeps the database from taking a write within :data:`HEALTH_WAIT_MS`,
+    or None. Nothing is written: the check takes what a write needs and lets go."""
+    with engine.connect() as connection:
+        if connection.dialect.name == "sqlite":
+            # SQLite answers reads while another connection holds the write lock (or
+            # the disk is full): only taking the lock shows a move could be stored.
+            sqlite: Any = connection.connection.driver_connection
+            waited = sqlite.execute("PRAGMA busy_timeout").fetchone()[0]
+            sqlite.execute(f"PRAGMA busy_timeout = {HEALTH_WAIT_MS}")
+            try:
+                sqlite.execute("BEGIN IMMEDIATE")
+                sqlite.execute("ROLLBACK")
+            except sqlite3.OperationalError as error:
+                return f"cannot write: {error} (waited {HEALTH_WAIT_MS} ms for the write lock)"
+            finally:
+                sqlite.execute(f"PRAGMA busy_timeout = {int(waited)}")
+            return None
+        with connection.begin():
+            connection.execute(text(f"SET LOCAL statement_timeout = {HEALTH_WAIT_MS}"))
+            read_only = connection.execute(text("SHOW transaction_read_only")).scalar()
+        if read_only == "on":
+            return "cannot write: the database is read-only (a standby, or set read-only)"
+        return None
 
 
 @router.get("/api/i18n", tags=["languages"])

@@ -1,0 +1,190 @@
+"""Serving the app with uvicorn, with limits on connections and what they send.
+
+uvicorn closes a connection left idle after a response (``timeout_keep_alive``),
+but not one that has not finished a request's headers: one that connects and sends
+nothing, or a byte now and then, holds its socket (an open file) forever, and some
+thousands of them exhaust the server's open-files limit. :class:`LimitedHttpTools`,
+uvicorn's own httptools protocol with three additions, closes those: each request's
+head has :attr:`Limits.header_timeout` seconds from the connection's start or the
+previous response's end, at most :attr:`Limits.max_header_bytes` bytes (431
+beyond), and connections beyond :attr:`Limits.max_connections` are closed as soon
+as they are accepted.
+
+Forwarded headers (X-Forwarded-For, X-Forwarded-Proto) are believed only from the
+proxies named: by default from none, so a client cannot choose the address its
+sign-in attempts are counted against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import copy
+from typing import Any
+
+import uvicorn
+from uvicorn.config import LOGGING_CONFIG
+from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
+from uvicorn.server import ServerState
+
+from koikoi.server.limits import Limits
+
+
+class ServerConfig(uvicorn.Config):
+    """uvicorn's configuration with :class:`Limits`, forwarded headers trusted only
+    from ``forwarded_allow_ips`` (comma-separated addresses or networks, ``*`` for
+    any; None trusts nobody), and the server's own log on standard error."""
+
+    def __init__(
+        self,
+        app: Any,
+        *,
+        limits: Limits | None = None,
+        forwarded_allow_ips: str | None = None,
+        **options: Any,
+    ) -> None:
+        self.limits = limits or Limits()
+        super().__init__(
+            app,
+            http=LimitedHttpTools,
+            timeout_keep_alive=self.limits.keep_alive,
+            # uvicorn's default trusts 127.0.0.1, or $FORWARDED_ALLOW_IPS: any local
+            # process, and anyone when the server is reached through no proxy at all.
+            proxy_headers=forwarded_allow_ips is not None,
+            forwarded_allow_ips=forwarded_allow_ips or "",
+            log_config=log_config(),
+            **options,
+        )
+
+
+def log_config() -> dict[str, Any]:
+    """uvicorn's logging, plus the app's own logger (``koikoi``, where unexpected
+    errors go with their tracebacks) on the same standard-error handler."""
+    config = copy.deepcopy(LOGGING_CONFIG)
+    config["loggers"]["koikoi"] = {"handlers": ["default"], "level": "INFO"}
+    return config
+
+
+class HeadTooLarge(Exception):
+    """Raised from a parser callback: stops parsing a head over the byte limit."""
+
+
+class LimitedHttpTools(HttpToolsProtocol):
+    """uvicorn's httptools protocol with a deadline and a size limit for every
+    request's head, and a limit on connections (see the module's description)."""
+
+    def __init__(
+        self,
+        config: uvicorn.Config,
+        server_state: ServerState,
+        app_state: dict[str, Any],
+        _loop: asyncio.AbstractEventLoop | None = None,
+    ) -> None:
+        super().__init__(config, server_state, app_state, _loop)
+        self.limits = config.limits if isinstance(config, ServerConfig) else Limits()
+        self.head_deadline: asyncio.TimerHandle | None = None
+        self.head_bytes = 0
+        """Bytes of the current head the parser has handed over (the target, headers)."""
+        self.awaiting_head = True
+        self.arrived_bytes = 0
+        """Bytes received since the current head began, parsed or not: the parser
+        keeps an unfinished header to itself, however long it grows."""
+        self.head_too_large = False
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        if len(self.connections) > self.limits.max_connections:
+            self.logger.warning(
+                "closed a connection: %d are open, the limit is %d",
+                len(self.connections),
+                self.limits.max_connections,
+            )
+            transport.close()
+            return
+        self._start_head_deadline()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._cancel_head_deadline()
+        super().connection_lost(exc)
+
+    def data_received(self, data: bytes) -> None:
+        if self.awaiting_head:
+            self.arrived_bytes += len(data)
+        super().data_received(data)
+        if self.awaiting_head and self.arrived_bytes > self.limits.max_header_bytes:
+            self.head_too_large = True
+            self.send_400_response("")
+
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        self.head_bytes = 0
+
+    def on_headers_complete(self) -> None:
+        self.awaiting_head = False
+        super().on_headers_complete()
+
+    def on_message_complete(self) -> None:
+        super().on_message_complete()
+        self.awaiting_head = True
+        self.arrived_bytes = 0
+
+    def on_url(self, url: bytes) -> None:
+        self._count_head(len(url))
+        super().on_url(url)
+
+    def on_header(self, name: bytes, value: bytes) -> None:
+        self._count_head(len(name) + len(value))
+        super().on_header(name, value)
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        self._start_head_deadline()  # for the next request on this connection
+
+    def send_400_response(self, msg: str) -> None:
+        # uvicorn answers any error raised while parsing with this; the one raised
+        # for a head over the limit deserves its own status.
+        if not self.head_too_large:
+            super().send_400_response(msg)
+            return
+        if self.transport.is_closing():
+            return
+        message = f"request headers larger than {self.limits.max_header_bytes} bytes".encode(
+            "ascii"
+        )
+        self.transport.write(
+            b"".join(
+                [
+                    STATUS_LINE[431],
+                    b"content-type: text/plain; charset=utf-8\r\n",
+                    b"content-length: %d\r\n" % len(message),
+                    b"connection: close\r\n\r\n",
+                    message,
+                ]
+            )
+        )
+        self.transport.close()
+
+    def _count_head(self, size: int) -> None:
+        self.head_bytes += size
+        if self.head_bytes > self.limits.max_header_bytes:
+            self.head_too_large = True
+            raise HeadTooLarge
+
+    def _start_head_deadline(self) -> None:
+        self._cancel_head_deadline()
+        if not self.transport.is_closing():
+            self.head_deadline = self.loop.call_later(
+                self.limits.header_timeout, self._head_timed_out
+            )
+
+    def _cancel_head_deadline(self) -> None:
+        if self.head_deadline is not None:
+            self.head_deadline.cancel()
+            self.head_deadline = None
+
+    def _head_timed_out(self) -> None:
+        self.head_deadline = None
+        # A request whose head has arrived is the app's to answer, however long it
+        # takes; the deadline starts again when its response is complete.
+        waiting_for_head = self.cycle is None or self.cycle.response_complete
+        if waiting_for_head and not self.transport.is_closing():
+            self.transport.close()
