@@ -243,7 +243,8 @@ def test_every_state_changing_request_needs_the_csrf_token(app: FastAPI) -> None
         "user": {"name": "hana", "points": 0},
         "csrf": token,
         "ranking_points": {"easy": 10, "normal": 30, "expert": 100},
-        "ranked_presets": ["classic", "ten-card", "traditional"],
+        "ranked_presets": ["classic", "ten-card", "single-deal", "traditional"],
+        "points_presets": ["classic", "ten-card", "traditional"],
     }
     assert count(app, Game) == 0
 
@@ -464,7 +465,7 @@ def test_winning_earns_points_exactly_once(database_url: str) -> None:
     assert client.post(f"/api/games/{state['id']}/actions", json=move).status_code == 409
     assert client.post(f"/api/games/{state['id']}/resign").status_code == 409
     assert client.get("/api/session").json()["user"]["points"] == 30
-    board = client.get("/api/leaderboard").json()["rows"]
+    board = client.get("/api/leaderboard?sort=points").json()["rows"]
     assert [(row["name"], row["points"], row["wins"]) for row in board] == [("hana", 30, 1)]
 
 

@@ -534,3 +534,22 @@ def test_health_fails_while_postgresql_is_read_only(database_url: str) -> None:
     response = client.get("/healthz")
     assert response.status_code == 503
     assert "read-only" in strict_json(response)["database"]
+
+
+@pytest.mark.parametrize("kind", ["closed", "file"])
+def test_koikoi_serve_on_a_descriptor_that_is_no_socket_says_so(kind: str, tmp_path: Path) -> None:
+    database = tmp_path / "koikoi.sqlite3"
+    with open(tmp_path / "plain.txt", "w") as plain:
+        fd = plain.fileno() if kind == "file" else 99
+        result = subprocess.run(
+            [sys.executable, "-m", "koikoi", "serve", "--fd", str(fd)],
+            env={"KOIKOI_DATABASE_URL": f"sqlite:///{database}", "PATH": "/usr/bin:/bin"},
+            pass_fds=(fd,) if kind == "file" else (),
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+    assert result.returncode == 1
+    assert f"koikoi: error: --fd {fd} is not an open socket" in result.stderr
+    assert "Traceback" not in result.stderr
+    assert not database.exists()  # refused before anything was made

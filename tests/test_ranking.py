@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 import sqlite3
 from typing import Any
 
@@ -12,9 +13,10 @@ from sqlalchemy import select
 from starlette.testclient import TestClient
 
 from koikoi.server.games import RANKING_POINTS
-from koikoi.server.ranking import MIN_MATCHES
-from koikoi.store.models import Game, User
-from servers import Clock, browser, make_app, new_game, play_on, sign_up
+from koikoi.server.ranking import BOARD_SIZE, MIN_MATCHES
+from koikoi.server.rating import START, START_SIGMA, rated
+from koikoi.store.models import Game, Rating, User
+from servers import Clock, browser, make_app, new_game, play_on, sign_up, winning_seed
 
 _ids = itertools.count()
 
@@ -60,7 +62,8 @@ def finished(
 
 
 def board(app: FastAPI, **query: str) -> dict[str, Any]:
-    response = browser(app).get("/api/leaderboard", params=query)
+    """A board (by points unless ``query`` says otherwise: these rows carry no rating)."""
+    response = browser(app).get("/api/leaderboard", params={"sort": "points", **query})
     assert response.status_code == 200, response.text
     body: dict[str, Any] = response.json()
     return body
@@ -80,19 +83,23 @@ def test_the_board_ranks_by_points_then_wins(app: FastAPI, clock: Clock) -> None
         (2, "ben", 60, 2),
         (3, "chie", 10, 1),
     ]
+    # Level on wins, aki is ahead on points: every row has a rank of its own.
     by_wins = board(app, sort="wins")["rows"]
-    assert [(row["rank"], row["name"]) for row in by_wins] == [(1, "ben"), (2, "aki"), (2, "chie")]
+    assert [(row["rank"], row["name"]) for row in by_wins] == [(1, "ben"), (2, "aki"), (3, "chie")]
 
 
 def test_boards_per_level_and_rule_set(app: FastAPI, clock: Clock) -> None:
     sign_up(browser(app), "aki")
     sign_up(browser(app), "ben")
     finished(app, clock, "aki", "won", difficulty="expert", rules_name="traditional")
-    finished(app, clock, "ben", "won", difficulty="easy", rules_name="house")
+    finished(app, clock, "ben", "won", difficulty="easy")
+    # One rule set at a time, classic unless asked: never mixed.
+    assert [row["name"] for row in board(app)["rows"]] == ["ben"]
     assert [row["name"] for row in board(app, difficulty="easy")["rows"]] == ["ben"]
     assert [row["name"] for row in board(app, rules="traditional")["rows"]] == ["aki"]
     assert board(app, difficulty="easy", rules="traditional")["rows"] == []
-    assert [row["name"] for row in board(app, rules="house")["rows"]] == ["ben"]
+    for mixed in ("all", "house"):
+        assert browser(app).get(f"/api/leaderboard?rules={mixed}").status_code == 422
 
 
 def test_best_score_counts_won_matches_only(app: FastAPI, clock: Clock) -> None:
@@ -236,8 +243,8 @@ INSTANT_WIN = {
 
 @pytest.mark.parametrize(
     "rules",
-    [INSTANT_WIN, {"rounds": 1}, {"tsukimi": 0}, {"preset": "single-deal"}],
-    ids=["instant-win", "shortened", "house", "single-deal"],
+    [INSTANT_WIN, {"rounds": 1}, {"tsukimi": 0}, {"preset": "single-deal", "goko": 12}],
+    ids=["instant-win", "shortened", "house", "single-deal-house"],
 )
 def test_only_a_preset_as_it_stands_is_ranked(app: FastAPI, rules: dict[str, Any]) -> None:
     client = browser(app)
@@ -254,7 +261,7 @@ def test_only_a_preset_as_it_stands_is_ranked(app: FastAPI, rules: dict[str, Any
     assert board(app)["rows"] == []
 
 
-@pytest.mark.parametrize("preset", ["classic", "ten-card", "traditional"])
+@pytest.mark.parametrize("preset", ["classic", "ten-card", "single-deal", "traditional"])
 def test_a_whole_preset_match_is_ranked(app: FastAPI, preset: str) -> None:
     client = browser(app)
     sign_up(client, "aki")
@@ -310,3 +317,176 @@ def test_reads_never_wait_for_a_writer(sqlite_url: str, clock: Clock) -> None:
     finally:
         holder.rollback()
         holder.close()
+
+
+# -- ratings -------------------------------------------------------------------------------
+
+
+def start(client: TestClient, difficulty: str = "easy", **body: Any) -> dict[str, Any]:
+    response = client.post("/api/games", json={"difficulty": difficulty, **body})
+    assert response.status_code == 201, response.text
+    state: dict[str, Any] = response.json()["state"]
+    return state
+
+
+def ratings(client: TestClient, name: str) -> dict[str, Any]:
+    found: dict[str, Any] = client.get(f"/api/players/{name}").json()["ratings"]
+    return found
+
+
+def test_a_ranked_match_moves_the_rating_once(app: FastAPI) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    state = start(client, "normal")
+    assert state["ranked"] is True
+    assert client.post(f"/api/games/{state['id']}/resign").status_code == 200
+    assert client.post(f"/api/games/{state['id']}/resign").status_code == 409
+    after, sigma = rated(START, START_SIGMA, "normal", 0.0)
+    (classic,) = ratings(client, "aki").values()
+    assert (classic["rating"], classic["sigma"], classic["matches"]) == (
+        round(after),
+        round(sigma),
+        1,
+    )
+    assert classic["settled"] is False
+    assert [point["rating"] for point in classic["history"]] == [round(after)]
+    (match,) = client.get("/api/players/aki").json()["history"]
+    assert match["rating"] == round(after)
+
+
+def test_friendly_matches_leave_the_rating_alone(app: FastAPI) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    friendly = start(client, ranked=False)
+    house = start(client, rules={"preset": "classic", "tsukimi": 0})
+    for state in (friendly, house):
+        assert state["ranked"] is False
+        client.post(f"/api/games/{state['id']}/resign")
+    assert ratings(client, "aki") == {}
+    history = client.get("/api/players/aki").json()["history"]
+    assert [match["rating"] for match in history] == [None, None]
+
+
+def test_ranked_is_refused_where_it_cannot_be(app: FastAPI) -> None:
+    guest = browser(app)
+    refused = guest.post("/api/games", json={"difficulty": "easy", "ranked": True})
+    assert refused.status_code == 422
+    assert "sign in" in refused.json()["detail"]
+    client = browser(app)
+    sign_up(client, "aki")
+    body = {"difficulty": "easy", "ranked": True, "rules": {"preset": "classic", "rounds": 6}}
+    refused = client.post("/api/games", json=body)
+    assert refused.status_code == 422
+    assert "'house'" in refused.json()["detail"]
+    assert client.get("/api/games").json()["games"] == []
+
+
+def test_a_single_deal_match_moves_the_rating_and_earns_no_points(app: FastAPI) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    final = play_on(client, start(client, "easy", rules={"preset": "single-deal"}))
+    assert final["ranked"] is True
+    assert final["points"] == 0
+    assert client.get("/api/session").json()["user"]["points"] == 0
+    assert ratings(client, "aki")["single-deal"]["matches"] == 1
+    assert board(app, rules="single-deal")["rows"][0]["points"] == 0
+
+
+def test_an_abandoned_ranked_match_is_rated_as_a_loss(app: FastAPI, clock: Clock) -> None:
+    client = browser(app)
+    sign_up(client, "aki")
+    start(client, "expert")
+    clock.advance(days=7, seconds=1)
+    assert ratings(client, "aki") == {}  # reading stores nothing...
+    start(client)  # ...the next change stores it, rated
+    (classic,) = ratings(client, "aki").values()
+    assert classic["rating"] == round(rated(START, START_SIGMA, "expert", 0.0)[0])
+
+
+def settle(app: FastAPI, name: str, mu: float, sigma: float, rules_name: str = "classic") -> None:
+    """Give ``name`` a rating as if earned (tests may look behind the curtain)."""
+    with app.state.services.database.begin() as db:
+        user = db.scalar(select(User).where(User.name == name))
+        assert user is not None
+        db.add(Rating(user_id=user.id, rules_name=rules_name, mu=mu, sigma=sigma, matches=20))
+
+
+def test_beating_easy_moves_a_good_players_rating_less_than_beating_expert(
+    database_url: str,
+) -> None:
+    """Over HTTP, two players of the same settled rating each win a whole classic
+    match: against easy it was expected, against expert it was not."""
+    gains = {}
+    for difficulty in ("easy", "expert"):
+        seed = winning_seed(difficulty, {"preset": "classic"})
+        app = make_app(database_url, rng=random.Random(seed))
+        client = browser(app)
+        sign_up(client, f"p{difficulty}")
+        settle(app, f"p{difficulty}", 1740.0, 60.0)
+        final = play_on(client, start(client, difficulty))
+        assert final["status"] == "won"
+        gains[difficulty] = ratings(client, f"p{difficulty}")["classic"]["rating"] - 1740
+    assert 0 < gains["easy"] < gains["expert"] / 2
+
+
+def test_wins_against_easy_add_up_slowly_and_a_loss_costs_more() -> None:
+    """The model behind the boards: a good player gains little from beating easy again
+    and again, and a loss to easy costs more than many such wins bring."""
+    mu, sigma = 1800.0, 60.0
+    series = [mu]
+    for _ in range(10):
+        mu, sigma = rated(mu, sigma, "easy", 1.0)
+        series.append(mu)
+    steps = [after - before for before, after in itertools.pairwise(series)]
+    assert all(0 < step < 8 for step in steps)
+    assert steps == sorted(steps, reverse=True)  # each win is worth less than the last
+    one_expert_win = rated(1800.0, 60.0, "expert", 1.0)[0] - 1800.0
+    assert steps[0] < one_expert_win / 2
+    loss = 1800.0 - rated(1800.0, 60.0, "easy", 0.0)[0]
+    assert loss > 5 * steps[0]
+
+
+def test_a_board_by_rating_shows_settled_ratings_with_ranks_of_their_own(
+    app: FastAPI, clock: Clock
+) -> None:
+    for name, mu, sigma in (("ben", 1700, 80), ("aki", 1700, 80), ("chie", 1800, 300)):
+        sign_up(browser(app), name)
+        finished(app, clock, name, "won", difficulty="easy")
+        settle(app, name, mu, sigma)
+    by_rating = board(app, sort="rating")
+    # Level on everything, aki and ben are ordered by name; chie is not settled yet.
+    assert [(row["rank"], row["name"], row["rating"]) for row in by_rating["rows"]] == [
+        (1, "aki", 1700),
+        (2, "ben", 1700),
+    ]
+    assert by_rating["computer_ratings"] == {"easy": 1500, "normal": 1600, "expert": 1770}
+    by_points = board(app)["rows"]
+    assert [(row["name"], row["settled"]) for row in by_points] == [
+        ("chie", False),
+        ("aki", True),
+        ("ben", True),
+    ]
+    assert browser(app).get("/api/leaderboard").json()["sort"] == "rating"  # the default
+
+
+def test_a_player_sees_their_own_rank_off_the_first_page(app: FastAPI, clock: Clock) -> None:
+    names = [f"p{number:02}" for number in range(BOARD_SIZE + 3)]
+    clients = {name: browser(app) for name in names}
+    for position, name in enumerate(names):
+        sign_up(clients[name], name)
+        finished(app, clock, name, "won")
+        settle(app, name, 2000.0 - position, 80.0)
+    last = names[-1]
+    page = clients[last].get("/api/leaderboard").json()
+    assert len(page["rows"]) == BOARD_SIZE
+    assert last not in [row["name"] for row in page["rows"]]
+    assert page["you"]["name"] == last
+    assert page["you"]["rank"] == len(names)
+    second = clients[last].get("/api/leaderboard", params={"offset": BOARD_SIZE}).json()
+    assert [row["rank"] for row in second["rows"]] == [
+        BOARD_SIZE + 1,
+        BOARD_SIZE + 2,
+        BOARD_SIZE + 3,
+    ]
+    assert clients[names[0]].get("/api/leaderboard").json()["you"]["rank"] == 1
+    assert browser(app).get("/api/leaderboard").json()["you"] is None  # a guest

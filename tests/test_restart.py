@@ -90,5 +90,5 @@ def test_a_killed_server_finishes_the_match_after_a_restart(tmp_path: Path) -> N
             assert client.get("/api/session").json()["user"]["points"] == 10
             profile = client.get("/api/players/hana").json()
             assert (profile["points"], profile["wins"], profile["matches"]) == (10, 1, 1)
-            board = client.get("/api/leaderboard?difficulty=easy").json()["rows"]
+            board = client.get("/api/leaderboard?difficulty=easy&sort=points").json()["rows"]
             assert [(row["name"], row["points"]) for row in board] == [("hana", 10)]

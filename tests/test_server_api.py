@@ -171,7 +171,7 @@ def test_bad_house_rules_name_the_key(client: TestClient) -> None:
 def test_rules_no_game_can_use_are_refused(client: TestClient, rules: dict[str, Any]) -> None:
     response = client.post("/api/games", json={"difficulty": "easy", "rules": rules})
     assert response.status_code == 422
-    assert next(iter(rules)) in response.json()["detail"]
+    assert any(key in response.json()["detail"] for key in rules)
     assert client.get("/api/games").json()["games"] == []
 
 

@@ -95,6 +95,14 @@ def serve_command(
     from koikoi.server.app import create_app
     from koikoi.server.serving import ServerConfig
 
+    sockets = []
+    if fd is not None:
+        # socket(fileno=) reads the family from the socket itself (uvicorn's own --fd
+        # assumes a Unix socket).
+        try:
+            sockets.append(socket.socket(fileno=fd))
+        except OSError as error:
+            fail(f"--fd {fd} is not an open socket: {error.strerror}")
     try:
         app = create_app(
             database_url=database_url, rng=None if seed is None else random.Random(seed)
@@ -111,13 +119,9 @@ def serve_command(
         log_level="warning",
     )
     server = uvicorn.Server(config)
-    if fd is None:
+    if not sockets:
         click.echo(f"koikoi: open http://{host}:{port}/ in a browser (Ctrl+C stops)")
-        server.run()
-        return
-    # socket(fileno=) reads the family from the socket itself (uvicorn's own --fd
-    # assumes a Unix socket).
-    server.run(sockets=[socket.socket(fileno=fd)])
+    server.run(sockets=sockets or None)
 
 
 @click.group("db")

@@ -17,7 +17,6 @@ import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
 
 import regex
 from argon2 import PasswordHasher
@@ -25,12 +24,11 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from confusable_homoglyphs import categories
 from itsdangerous import BadSignature, Signer
 from sqlalchemy import delete, select, update
-from sqlalchemy.dialects.postgresql import insert as postgresql_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from koikoi.store.models import Base, BrowserSession, Game, PasswordThrottle, ServerSecret, User
+from koikoi.store.models import BrowserSession, Game, PasswordThrottle, ServerSecret, User
+from koikoi.store.rows import insert_new
 
 Clock = Callable[[], datetime]
 
@@ -152,13 +150,6 @@ class SessionInfo:
     """False for a visitor who has changed nothing yet: their session has no row."""
 
 
-def _insert_new(db: Session, model: type[Base], rows: list[dict[str, Any]]) -> None:
-    """Insert the rows whose primary key is not taken yet (one statement: it waits
-    for, or takes, the rows' write locks)."""
-    insert = postgresql_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
-    db.execute(insert(model).values(rows).on_conflict_do_nothing())
-
-
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
@@ -236,7 +227,7 @@ class Sessions:
         now = self.clock()
         if not info.stored:
             row = {"id": info.id, "user_id": None, "csrf": info.csrf}
-            _insert_new(db, BrowserSession, [{**row, "created": now, "last_seen": now}])
+            insert_new(db, BrowserSession, [{**row, "created": now, "last_seen": now}])
             return dataclasses.replace(info, stored=True)
         db.execute(  # a write per five minutes, not per request
             update(BrowserSession)
@@ -377,7 +368,7 @@ class Throttle:
         now = self.clock()
         by_digest = {scope.digest: scope for scope in scopes}
         keys = sorted(by_digest)
-        _insert_new(
+        insert_new(
             db,
             PasswordThrottle,
             [{"key": key, "checks": 0, "blocked_until": now, "last_check": now} for key in keys],

@@ -44,9 +44,12 @@ COMPUTER = 1
 PLAYING, WON, LOST, DRAWN, RESIGNED = "playing", "won", "lost", "drawn", "resigned"
 HOUSE = "house"
 """The rule-set name of anything that is not exactly a preset."""
-RANKED_PRESETS = ("classic", "ten-card", "traditional")
-"""The rule sets a match is ranked under, as they stand: house rules or a shortened
-match would make ranking points cheap, and single-deal is one round by design."""
+RANKED_PRESETS = ("classic", "ten-card", "single-deal", "traditional")
+"""The rule sets a match can be ranked under, as they stand: house rules or a
+shortened match would make ratings and points cheap."""
+POINTS_PRESETS = ("classic", "ten-card", "traditional")
+"""The ranked rule sets whose won matches earn ranking points: a single-deal match is
+one round by design, so it moves the rating only."""
 
 
 def rules_name(rules: RuleSet) -> str:
@@ -75,7 +78,8 @@ class GameSession:
     seed: int
     match: Match
     ranked: bool
-    """Started by a signed-in player: winning it earns ranking points."""
+    """Started as ranked by a signed-in player, under a preset as it stands: it moves
+    the player's rating, and winning it earns ranking points (see POINTS_PRESETS)."""
     resigned: bool = False
 
     @classmethod
@@ -137,7 +141,8 @@ class GameSession:
     @property
     def points(self) -> int:
         """The ranking points this match has earned."""
-        return RANKING_POINTS[self.difficulty] if self.ranked and self.status == WON else 0
+        earns = self.ranked and rules_name(self.match.rules) in POINTS_PRESETS
+        return RANKING_POINTS[self.difficulty] if earns and self.status == WON else 0
 
     @property
     def version(self) -> int:

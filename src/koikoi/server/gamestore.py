@@ -19,20 +19,26 @@ from sqlalchemy.orm import Session, sessionmaker
 from koikoi.rules import RuleSet
 from koikoi.server.accounts import Clock, SessionInfo
 from koikoi.server.games import (
+    DRAWN,
     HUMAN,
     PLAYING,
     RANKED_PRESETS,
     RESIGNED,
+    WON,
     GameSession,
     StaleActionError,
     rules_name,
 )
-from koikoi.store.models import Game
+from koikoi.server.rating import START, START_SIGMA, rated
+from koikoi.store.models import Game, Rating
+from koikoi.store.rows import insert_new
 
 ABANDONED_AFTER = timedelta(days=7)
 """A match nobody has touched this long counts as resigned."""
 MAX_IN_PROGRESS = 10
 """Matches one player may have in progress at once."""
+SWEEP_BATCH = 100
+"""Abandoned matches one sweep stores at most (the rest wait for the next)."""
 
 
 class GameNotFoundError(LookupError):
@@ -44,6 +50,10 @@ class OwnerGoneError(LookupError):
 
 
 class TooManyGamesError(ValueError):
+    pass
+
+
+class NotRankableError(ValueError):
     pass
 
 
@@ -83,10 +93,26 @@ class GameStore:
         self.expert_options = expert_options
 
     def create(
-        self, owner: SessionInfo, rules: RuleSet, difficulty: str, seed: int
+        self,
+        owner: SessionInfo,
+        rules: RuleSet,
+        difficulty: str,
+        seed: int,
+        ranked: bool | None = None,
     ) -> tuple[GameSession, list[dict[str, Any]]]:
-        """A new match; ranked when a signed-in player plays a preset as it stands."""
-        self.sweep(owned_by(owner))
+        """A new match; ``ranked`` (by default: whenever it can be) only for a signed-in
+        player under a preset as it stands."""
+        name = rules_name(rules)
+        if ranked is None:
+            ranked = owner.user_id is not None and name in RANKED_PRESETS
+        elif ranked and owner.user_id is None:
+            raise NotRankableError("sign in to play a ranked match")
+        elif ranked and name not in RANKED_PRESETS:
+            raise NotRankableError(
+                "only a preset as it stands can be ranked (house rules or another match"
+                f" length make it friendly); these rules are {name!r}"
+            )
+        self.sweep()
         with self.sessions() as db:
             playing = db.scalar(select(func.count()).where(owned_by(owner), Game.status == PLAYING))
         if playing is not None and playing >= MAX_IN_PROGRESS:
@@ -99,7 +125,7 @@ class GameStore:
             rules,
             difficulty,
             seed,
-            ranked=owner.user_id is not None and rules_name(rules) in RANKED_PRESETS,
+            ranked=ranked,
             expert_options=self.expert_options,
         )
         now = self.clock()
@@ -112,13 +138,16 @@ class GameStore:
                         session_id=None if owner.user_id is not None else owner.id,
                         difficulty=difficulty,
                         rules=rules.to_mapping(),
-                        rules_name=rules_name(rules),
+                        rules_name=name,
                         seed=seed,
                         ranked=game.ranked,
                         created=now,
                         **self._progress(game, now),
                     )
                 )
+                if game.status != PLAYING:  # over at the deal (hand yaku)
+                    db.flush()
+                    self._rate(db, game, owner.user_id)
         except IntegrityError:  # the owner's session or account ended meanwhile
             raise OwnerGoneError("you were signed out meanwhile; reload the page") from None
         return game, events
@@ -133,17 +162,19 @@ class GameStore:
     def act(
         self, game_id: str, owner: SessionInfo, data: Any, version: int
     ) -> tuple[GameSession, list[dict[str, Any]]]:
+        self.sweep(owned_by(owner))
         game = self.load(game_id, owner)
         read = game.version
         events = game.act(data, version, self.expert_options)
-        self._write(game, read)
+        self._write(game, read, owner)
         return game, events
 
     def resign(self, game_id: str, owner: SessionInfo) -> tuple[GameSession, list[dict[str, Any]]]:
+        self.sweep(owned_by(owner))
         game = self.load(game_id, owner)
         read = game.version
         events = game.resign()
-        self._write(game, read)
+        self._write(game, read, owner)
         return game, events
 
     def in_progress(self, owner: SessionInfo) -> list[tuple[GameSession, datetime]]:
@@ -159,17 +190,26 @@ class GameStore:
 
     def sweep(self, *among: ColumnElement[bool]) -> None:
         """Store the resignation of matches untouched for a week (``among`` narrows the
-        sweep): leaving a bad deal lying about never saves a player's record."""
+        sweep), a batch at a time, each rated as a loss: leaving a bad deal lying
+        about never saves a player's record."""
         now = self.clock()
-        with self.sessions.begin() as db:
-            db.execute(
-                update(Game)
-                .where(abandoned(now), *among)
-                .values(status=RESIGNED, finished=now, version=Game.version + 1)
-            )
+        with self.sessions() as db:
+            rows = db.scalars(select(Game).where(abandoned(now), *among).limit(SWEEP_BATCH)).all()
+        for row in rows:
+            game = restore(row, now)
+            with self.sessions.begin() as db:
+                swept = db.execute(
+                    update(Game)
+                    .where(Game.id == row.id, Game.version == row.version, Game.status == PLAYING)
+                    .values(status=RESIGNED, finished=now, version=Game.version + 1)
+                )
+                if swept.rowcount == 1:  # type: ignore[attr-defined]
+                    self._rate(db, game, row.user_id)
 
-    def _write(self, game: GameSession, read: int) -> None:
+    def _write(self, game: GameSession, read: int, owner: SessionInfo) -> None:
         with self.sessions.begin() as db:
+            # The first statement writes: on SQLite it takes the write lock, so the
+            # rating below is read and written by one finishing match at a time.
             written = db.execute(
                 update(Game)
                 .where(Game.id == game.id, Game.version == read, Game.status == PLAYING)
@@ -179,6 +219,32 @@ class GameStore:
                 raise StaleActionError(
                     "the game moved on meanwhile (another tab or device?); reload the game"
                 )
+            if game.status != PLAYING:
+                self._rate(db, game, owner.user_id)
+
+    @staticmethod
+    def _rate(db: Session, game: GameSession, user_id: int | None) -> None:
+        """A ranked match has just ended: move its player's rating in its rule set."""
+        if not game.ranked or user_id is None:
+            return
+        name = rules_name(game.match.rules)
+        first = {"user_id": user_id, "rules_name": name, "mu": START, "sigma": START_SIGMA}
+        insert_new(db, Rating, [{**first, "matches": 0}])  # a first match under these rules
+        rating = db.scalar(
+            select(Rating)
+            .where(Rating.user_id == user_id, Rating.rules_name == name)
+            .with_for_update()
+        )
+        assert rating is not None
+        score = {WON: 1.0, DRAWN: 0.5}.get(game.status, 0.0)
+        before = rating.mu
+        rating.mu, rating.sigma = rated(rating.mu, rating.sigma, game.difficulty, score)
+        rating.matches += 1
+        db.execute(
+            update(Game)
+            .where(Game.id == game.id)
+            .values(rating_before=before, rating_after=rating.mu)
+        )
 
     @staticmethod
     def _progress(game: GameSession, now: datetime) -> dict[str, Any]:

@@ -1,7 +1,8 @@
-"""The leaderboard and the players' profiles, read from finished games.
+"""The leaderboards and the players' profiles, read from finished games.
 
 Totals are always summed from the game rows, never kept in a counter of their own,
-so a point can only exist where the server stored a won match.
+so a point can only exist where the server stored a won match. Ratings are kept per
+player and rule set (koikoi.server.rating), each move recorded on its game row.
 """
 
 from __future__ import annotations
@@ -10,20 +11,23 @@ from collections import Counter
 from datetime import datetime
 from typing import Any, Literal
 
-from sqlalchemy import Float, case, cast, func, select
-from sqlalchemy.orm import Session
+from sqlalchemy import Float, and_, case, cast, func, select
+from sqlalchemy.orm import Session, aliased
 
 from koikoi.server.accounts import AccountError, name_key, name_shape
 from koikoi.server.games import DIFFICULTIES, DRAWN, LOST, PLAYING, RESIGNED, WON
 from koikoi.server.gamestore import ABANDONED_AFTER, row_status, status_at
-from koikoi.store.models import Game, User
+from koikoi.server.rating import RATED_SIGMA
+from koikoi.store.models import Game, Rating, User
 
 MIN_MATCHES = 5
 """Matches a player needs before a win rate is shown or ranked."""
 BOARD_SIZE = 50
 HISTORY_SIZE = 50
+RATING_HISTORY = 200
+"""The newest ratings a profile's graph shows, per rule set."""
 
-Sort = Literal["points", "wins", "best", "win_rate"]
+Sort = Literal["rating", "points", "wins", "best", "win_rate"]
 
 
 def _won() -> Any:
@@ -31,46 +35,83 @@ def _won() -> Any:
 
 
 def leaderboard(
-    db: Session, now: datetime, *, difficulty: str | None, rules_name: str | None, sort: Sort
-) -> list[dict[str, Any]]:
-    """The best players by ``sort`` over ranked matches (of one level or rule set), as
-    of ``now``."""
-    wins = _won().label("wins")
-    matches = func.count(Game.id).label("matches")
-    points = func.sum(Game.points).label("points")
-    best = func.max(case((Game.status == WON, Game.score))).label("best")
-    win_rate = (cast(_won(), Float) / func.count(Game.id)).label("win_rate")
-    query = (
-        select(User.name, points, wins, matches, best, win_rate)
+    db: Session,
+    now: datetime,
+    *,
+    rules_name: str,
+    difficulty: str | None,
+    sort: Sort,
+    offset: int = 0,
+    user_id: int | None = None,
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    """One rule set's board by ``sort`` over ranked matches (of one level, or all), as
+    of ``now``: a page of rows from ``offset``, and ``user_id``'s own row wherever it
+    is (None when they are not on this board).
+
+    Every row has a rank of its own: ties are broken by rating, then points, wins
+    and name, so a board reads the same every time. By rating, only players whose
+    rating is settled (``sigma`` at most RATED_SIGMA) stand on the board.
+    """
+    players = (
+        select(
+            User.id.label("user_id"),
+            User.name,
+            User.name_key,
+            func.coalesce(func.sum(Game.points), 0).label("points"),
+            _won().label("wins"),
+            func.count(Game.id).label("matches"),
+            func.max(case((Game.status == WON, Game.score))).label("best"),
+            (cast(_won(), Float) / func.count(Game.id)).label("win_rate"),
+        )
         .join(Game, Game.user_id == User.id)
-        .where(Game.ranked, status_at(now) != PLAYING)
-        .group_by(User.id, User.name)
+        .where(Game.ranked, status_at(now) != PLAYING, Game.rules_name == rules_name)
+        .group_by(User.id, User.name, User.name_key)
     )
     if difficulty is not None:
-        query = query.where(Game.difficulty == difficulty)
-    if rules_name is not None:
-        query = query.where(Game.rules_name == rules_name)
-    if sort == "win_rate":
-        query = query.having(func.count(Game.id) >= MIN_MATCHES)
-    order = {"points": points, "wins": wins, "best": best, "win_rate": win_rate}[sort]
-    query = query.order_by(
-        order.desc().nulls_last(), points.desc(), wins.desc(), User.name_key
-    ).limit(BOARD_SIZE)
-    rows: list[dict[str, Any]] = []
-    for position, row in enumerate(db.execute(query), 1):
-        entry = {
-            "name": row.name,
-            "points": int(row.points or 0),
-            "wins": int(row.wins or 0),
-            "matches": int(row.matches),
-            "best": row.best,
-            "win_rate": float(row.win_rate) if row.matches >= MIN_MATCHES else None,
-        }
-        # Players level on the sorted value share a rank.
-        level = rows and rows[-1][sort] == entry[sort]
-        entry["rank"] = rows[-1]["rank"] if level else position
-        rows.append(entry)
-    return rows
+        players = players.where(Game.difficulty == difficulty)
+    board = players.subquery()
+    rating = aliased(Rating)
+    joined = select(board, rating.mu, rating.sigma).outerjoin(
+        rating, and_(rating.user_id == board.c.user_id, rating.rules_name == rules_name)
+    )
+    if sort == "rating":
+        joined = joined.where(rating.sigma <= RATED_SIGMA)
+    elif sort == "win_rate":
+        joined = joined.where(board.c.matches >= MIN_MATCHES)
+    first = {
+        "rating": rating.mu,
+        "points": board.c.points,
+        "wins": board.c.wins,
+        "best": board.c.best,
+        "win_rate": board.c.win_rate,
+    }[sort]
+    order = [
+        first.desc().nulls_last(),
+        rating.mu.desc().nulls_last(),
+        board.c.points.desc(),
+        board.c.wins.desc(),
+        board.c.name_key,
+    ]
+    ranked = joined.add_columns(func.row_number().over(order_by=order).label("rank")).subquery()
+    page = db.execute(select(ranked).order_by(ranked.c.rank).offset(offset).limit(BOARD_SIZE)).all()
+    own = None
+    if user_id is not None:
+        own = db.execute(select(ranked).where(ranked.c.user_id == user_id)).one_or_none()
+    return [_board_row(row) for row in page], _board_row(own) if own is not None else None
+
+
+def _board_row(row: Any) -> dict[str, Any]:
+    return {
+        "rank": int(row.rank),
+        "name": row.name,
+        "rating": None if row.mu is None else round(row.mu),
+        "settled": row.sigma is not None and row.sigma <= RATED_SIGMA,
+        "points": int(row.points),
+        "wins": int(row.wins),
+        "matches": int(row.matches),
+        "best": row.best,
+        "win_rate": float(row.win_rate) if row.matches >= MIN_MATCHES else None,
+    }
 
 
 def _rate(wins: int, matches: int) -> float | None:
@@ -106,6 +147,7 @@ def profile(db: Session, now: datetime, name: str) -> dict[str, Any] | None:
     for level in by_difficulty.values():
         level["win_rate"] = _rate(level["wins"], level["matches"])
     return {
+        "ratings": _ratings(db, user.id, games),
         "name": user.name,
         "joined": user.created.isoformat(),
         "points": sum(game.points for game, _ in games),
@@ -127,9 +169,33 @@ def profile(db: Session, now: datetime, name: str) -> dict[str, Any] | None:
                 "outcome": status,
                 "ranked": game.ranked,
                 "points": game.points,
+                "rating": None if game.rating_after is None else round(game.rating_after),
             }
             for game, status in games[:HISTORY_SIZE]
         ],
+    }
+
+
+def _ratings(db: Session, user_id: int, games: list[tuple[Game, str]]) -> dict[str, Any]:
+    """The player's rating in each rule set they played ranked, with its history
+    (oldest first: the profile draws it as a graph)."""
+    history: dict[str, list[dict[str, Any]]] = {}
+    for game, _ in reversed(games):
+        if game.rating_after is not None:
+            when = game.finished or game.updated + ABANDONED_AFTER
+            point = {"finished": when.isoformat(), "rating": round(game.rating_after)}
+            history.setdefault(game.rules_name, []).append(point)
+    return {
+        row.rules_name: {
+            "rating": round(row.mu),
+            "sigma": round(row.sigma),
+            "settled": row.sigma <= RATED_SIGMA,
+            "matches": row.matches,
+            "history": history.get(row.rules_name, [])[-RATING_HISTORY:],
+        }
+        for row in db.scalars(
+            select(Rating).where(Rating.user_id == user_id).order_by(Rating.rules_name)
+        )
     }
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import (
     Boolean,
     DateTime,
     Dialect,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -113,9 +114,26 @@ class Game(Base):
     """Ranking points the match earned (awarded once, when the server saw it won)."""
     yaku: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
     """How many rounds the player won with each yaku: the profile's statistics."""
+    rating_before: Mapped[float | None] = mapped_column(Float)
+    rating_after: Mapped[float | None] = mapped_column(Float)
+    """The player's rating in the match's rule set around a finished ranked match."""
     created: Mapped[datetime] = mapped_column(UTCDateTime())
     updated: Mapped[datetime] = mapped_column(UTCDateTime())
     finished: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class Rating(Base):
+    """A player's skill rating in one rule set (see koikoi.server.rating)."""
+
+    __tablename__ = "ratings"
+
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    rules_name: Mapped[str] = mapped_column(String(20), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    matches: Mapped[int] = mapped_column(Integer)
 
 
 class PasswordThrottle(Base):

@@ -27,7 +27,7 @@ from koikoi.server.context import (
     Strict,
     set_cookie,
 )
-from koikoi.server.games import RANKED_PRESETS, RANKING_POINTS
+from koikoi.server.games import POINTS_PRESETS, RANKED_PRESETS, RANKING_POINTS
 from koikoi.store.models import Game, User
 
 router = APIRouter(prefix="/api", tags=["accounts"])
@@ -57,6 +57,7 @@ def session_json(parts: Services, info: SessionInfo) -> dict[str, Any]:
         "csrf": info.csrf,
         "ranking_points": RANKING_POINTS,
         "ranked_presets": list(RANKED_PRESETS),
+        "points_presets": list(POINTS_PRESETS),
     }
 
 

@@ -6,40 +6,51 @@ from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query
 
-from koikoi.rules import PRESET_NAMES
 from koikoi.server import ranking
-from koikoi.server.context import Parts
-from koikoi.server.games import HOUSE, Difficulty
+from koikoi.server.context import Browser, Parts
+from koikoi.server.games import RANKED_PRESETS, Difficulty
+from koikoi.server.rating import COMPUTER_RATINGS
 
 router = APIRouter(prefix="/api", tags=["boards"])
-
-RULE_SETS = (*PRESET_NAMES, HOUSE, "all")
 
 
 @router.get("/leaderboard")
 def leaderboard(
     parts: Parts,
+    info: Browser,
+    rules: Annotated[str, Query(description="a ranked preset: " + ", ".join(RANKED_PRESETS))] = (
+        "classic"
+    ),
+    sort: Annotated[ranking.Sort, Query()] = "rating",
     difficulty: Annotated[Difficulty | Literal["all"], Query()] = "all",
-    rules: Annotated[str, Query(description="a preset name, house or all")] = "all",
-    sort: Annotated[ranking.Sort, Query()] = "points",
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
 ) -> dict[str, Any]:
-    """The best signed-in players over ranked matches."""
-    if rules not in RULE_SETS:
-        raise HTTPException(422, f"unknown rule set {rules!r}; use {', '.join(RULE_SETS)}")
+    """One rule set's best players over ranked matches, a page from ``offset``, and the
+    signed-in player's own row (``you``) wherever they stand."""
+    if rules not in RANKED_PRESETS:
+        raise HTTPException(
+            422, f"unknown rule set {rules!r}; use one of {', '.join(RANKED_PRESETS)}"
+        )
     with parts.database() as db:
-        rows = ranking.leaderboard(
+        rows, you = ranking.leaderboard(
             db,
             parts.clock(),
+            rules_name=rules,
             difficulty=None if difficulty == "all" else difficulty,
-            rules_name=None if rules == "all" else rules,
             sort=sort,
+            offset=offset,
+            user_id=info.user_id,
         )
     return {
-        "difficulty": difficulty,
         "rules": rules,
         "sort": sort,
+        "difficulty": difficulty,
+        "offset": offset,
+        "page_size": ranking.BOARD_SIZE,
         "min_matches": ranking.MIN_MATCHES,
+        "computer_ratings": {level: round(mu) for level, mu in COMPUTER_RATINGS.items()},
         "rows": rows,
+        "you": you,
     }
 
 

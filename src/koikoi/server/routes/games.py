@@ -13,6 +13,7 @@ from koikoi.server.context import Browser, Checked, Parts, Strict
 from koikoi.server.games import PLAYING, Difficulty, GameOverError, StaleActionError
 from koikoi.server.gamestore import (
     GameNotFoundError,
+    NotRankableError,
     OwnerGoneError,
     TooManyGamesError,
     restore,
@@ -36,6 +37,11 @@ class NewGame(Strict):
         default_factory=lambda: {"preset": "classic"},
         description="A preset plus overrides, as in a rules file (RULES.md §6).",
     )
+    ranked: bool | None = Field(
+        default=None,
+        description="Ranked (rating and ranking points) or friendly; by default ranked"
+        " whenever it can be: a signed-in player, a preset as it stands.",
+    )
 
 
 class Move(Strict):
@@ -58,16 +64,17 @@ def cards() -> list[dict[str, Any]]:
 
 @router.post("/games", status_code=201)
 def new_game(body: NewGame, parts: Parts, info: Checked) -> dict[str, Any]:
-    """Start a match against the computer: ranked when a signed-in player plays a
-    preset as it stands (classic, ten-card, traditional), friendly otherwise."""
+    """Start a match against the computer: ranked (it moves the player's rating, and a
+    win earns ranking points) only for a signed-in player under a preset as it
+    stands, friendly otherwise."""
     try:
         ruleset = RuleSet.from_mapping(body.rules)
     except RulesError as error:
         raise HTTPException(422, str(error)) from None
     seed = parts.seeds.getrandbits(48)
     try:
-        game, events = parts.games.create(info, ruleset, body.difficulty, seed)
-    except RulesError as error:  # rules the engine finds it cannot deal
+        game, events = parts.games.create(info, ruleset, body.difficulty, seed, body.ranked)
+    except (RulesError, NotRankableError) as error:  # rules the engine cannot deal, too
         raise HTTPException(422, str(error)) from None
     except OwnerGoneError as error:
         raise HTTPException(403, str(error)) from None
