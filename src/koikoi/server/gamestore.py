@@ -196,7 +196,6 @@ class GameStore:
         with self.sessions() as db:
             rows = db.scalars(select(Game).where(abandoned(now), *among).limit(SWEEP_BATCH)).all()
         for row in rows:
-            game = restore(row, now)
             with self.sessions.begin() as db:
                 swept = db.execute(
                     update(Game)
@@ -204,7 +203,7 @@ class GameStore:
                     .values(status=RESIGNED, finished=now, version=Game.version + 1)
                 )
                 if swept.rowcount == 1:  # type: ignore[attr-defined]
-                    self._rate(db, game, row.user_id)
+                    self._rate(db, row, row.user_id)
 
     def _write(self, game: GameSession, read: int, owner: SessionInfo) -> None:
         with self.sessions.begin() as db:
@@ -223,11 +222,13 @@ class GameStore:
                 self._rate(db, game, owner.user_id)
 
     @staticmethod
-    def _rate(db: Session, game: GameSession, user_id: int | None) -> None:
-        """A ranked match has just ended: move its player's rating in its rule set."""
+    def _rate(db: Session, game: GameSession | Game, user_id: int | None) -> None:
+        """A ranked match (live, or a row swept as resigned) has just ended: move its
+        player's rating in its rule set."""
         if not game.ranked or user_id is None:
             return
-        name = rules_name(game.match.rules)
+        name = game.rules_name if isinstance(game, Game) else rules_name(game.match.rules)
+        status = RESIGNED if isinstance(game, Game) else game.status
         first = {"user_id": user_id, "rules_name": name, "mu": START, "sigma": START_SIGMA}
         insert_new(db, Rating, [{**first, "matches": 0}])  # a first match under these rules
         rating = db.scalar(
@@ -236,7 +237,7 @@ class GameStore:
             .with_for_update()
         )
         assert rating is not None
-        score = {WON: 1.0, DRAWN: 0.5}.get(game.status, 0.0)
+        score = {WON: 1.0, DRAWN: 0.5}.get(status, 0.0)
         before = rating.mu
         rating.mu, rating.sigma = rated(rating.mu, rating.sigma, game.difficulty, score)
         rating.matches += 1
