@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -215,6 +216,51 @@ def test_score_errors_go_to_stderr_with_exit_1(args: list[str], needles: list[st
         assert needle in as_json.stderr
 
 
+@pytest.mark.parametrize("option", ["--own-calls", "--opponent-calls"])
+@pytest.mark.parametrize("value", ["25", "9" * 4000, "9" * 20_000])
+def test_score_calls_beyond_a_round_are_a_usage_error(option: str, value: str) -> None:
+    result = invoke("score", option, value, "--json", "pine-crane")
+    assert result.exit_code == 2
+    assert isinstance(result.exception, SystemExit)
+    assert option in result.stderr
+    done = run_koikoi("score", option, value, "--json", "pine-crane")
+    assert done.returncode == 1
+    assert option in json.loads(done.stdout)["error"]
+    assert "Traceback" not in done.stderr
+
+
+def test_score_takes_as_many_calls_as_a_round_allows() -> None:
+    result = invoke("score", "--own-calls", "24", "--json", *THREE_NO_RAIN)
+    assert result.exit_code == 0, result.output
+    assert json_out(result)["final"] == 5 * 2**24
+
+
+@pytest.mark.parametrize("value", ["9" * 4000, "-" + "9" * 4000])
+def test_score_a_month_of_thousands_of_digits_is_a_short_error(value: str) -> None:
+    result = invoke("score", "--month", value, "--json", "pine-crane")
+    assert result.exit_code in (1, 2)
+    assert isinstance(result.exception, SystemExit)
+    assert "--month" in result.stderr
+    assert len(result.stderr) < 500
+
+
+@pytest.mark.parametrize("value", ["٣", "\uff15", "1_000", "+5", " 5", "9" * 20_000])
+def test_score_set_takes_only_ascii_digits_for_a_number(value: str) -> None:
+    result = invoke("score", "--set", f"goko={value}", "--json", *FIVE_BRIGHTS)
+    assert result.exit_code == 1
+    message = json_out(result)["error"]
+    assert message.startswith("rule 'goko': ")
+    assert repr(value)[:20] in message
+    assert len(message) < 300
+
+
+@pytest.mark.parametrize("value", ["2147483648", "1001"])
+def test_score_set_beyond_a_bound_is_an_error(value: str) -> None:
+    result = invoke("score", "--set", f"teshi={value}", "--json", "pine-crane")
+    assert result.exit_code == 1
+    assert "from 0 to 1000" in json_out(result)["error"]
+
+
 def test_score_bad_rules_file_reports_every_problem(tmp_path: Path) -> None:
     path = tmp_path / "bad.json"
     path.write_text('{"goko": -1, "viewing": "never", "deal_in_pairs": "true"}', encoding="utf-8")
@@ -279,6 +325,49 @@ def test_batch_bad_lines_answer_an_error_and_the_rest_go_on() -> None:
     assert "modern" in answers[4]["error"]
     assert "'goko'" in answers[5]["error"]  # the suggestion
     assert "deal_in_pairs" in answers[6]["error"]
+
+
+def test_batch_lines_no_reader_can_take_answer_an_error_and_the_rest_go_on() -> None:
+    good = EXAMPLE_IN[0].encode()
+    bad = [
+        b'{"cards": ["pine-crane\xff"]}',  # not UTF-8
+        b"\xff\xfe" + good,
+        b"[" * 100_000 + b"]" * 100_000,  # nested beyond the recursion limit
+        b'{"cards": [], "rules": {"goko": ' + b"[" * 900 + b"]" * 900 + b"}}",
+        b'{"cards": [], "month": ' + b"9" * 5000 + b"}",  # more digits than int() takes
+        b'{"cards": [], "month": ' + b"9" * 4000 + b"}",
+        b'{"cards": [], "own_calls": 25}',
+        b'{"cards": [], "opponent_calls": ' + b"9" * 4000 + b"}",
+        b'{"cards": [], "rules": {"teshi": 2147483648}}',
+        b'{"cards": [], "rules": {"hand_size": 1, "field_size": 46, "redeal_four_of_month": true}}',
+        b'{"cards": [], "rules": '
+        + json.dumps(dict.fromkeys(map(str, range(100_000)), 0)).encode()
+        + b"}",
+        b'{"cards": ["' + b"x" * 100_000 + b'"]}',
+    ]
+    stdin = b"".join(line + b"\n" + good + b"\n" for line in bad)
+    started = time.perf_counter()
+    result = CliRunner().invoke(cli, ["score", "--batch"], input=stdin)
+    assert time.perf_counter() - started < 10
+    assert result.exception is None, result.exception
+    answers = [json.loads(line) for line in result.stdout.splitlines()]
+    assert len(answers) == 2 * len(bad)
+    for line, answer, after in zip(bad, answers[::2], answers[1::2], strict=True):
+        assert set(answer) == {"error"}, line[:80]
+        assert after == EXAMPLE_OUT[0]
+    # (The unknown card's message, made in koikoi.cards, repeats the slug in full.)
+    assert all(len(answer["error"]) < 400 for answer in answers[:-2:2])
+    assert "UTF-8" in answers[0]["error"]
+    assert "UTF-8" in answers[2]["error"]
+    assert "nested" in answers[4]["error"]
+    assert "digits" in answers[8]["error"]
+    assert "'month'" in answers[10]["error"]
+    assert "'own_calls'" in answers[12]["error"]
+    assert "'opponent_calls'" in answers[14]["error"]
+    assert "'teshi'" in answers[16]["error"]
+    assert "redeal_four_of_month" in answers[18]["error"]
+    assert "100000 keys" in answers[20]["error"]
+    assert "xxxx" in answers[22]["error"]
 
 
 def test_batch_rules_and_set_apply_only_to_lines_without_rules() -> None:
@@ -398,6 +487,15 @@ def test_rules_show_table() -> None:
         assert key in result.stdout
 
 
+def test_rules_show_table_states_each_fields_bounds() -> None:
+    result = CliRunner().invoke(cli, ["rules", "show"], env={"COLUMNS": "200"})
+    assert result.exit_code == 0
+    goko = next(line for line in result.stdout.splitlines() if " goko " in line)
+    assert "an integer from 0 to 1000 (0 switches it off)" in goko
+    target = next(line for line in result.stdout.splitlines() if " target_score " in line)
+    assert "from 0 to 100000" in target
+
+
 def test_rules_show_bad_set_is_an_error() -> None:
     result = invoke("rules", "show", "--set", "viewing=sometimes", "--json")
     assert result.exit_code == 1
@@ -469,6 +567,72 @@ def test_rules_check_unreadable_and_broken_files(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "broken.toml" in result.stderr
     assert "missing.json" in result.stderr
+
+
+def test_rules_check_reports_every_file_whatever_is_wrong_with_each(tmp_path: Path) -> None:
+    files = {
+        "latin1.toml": "goko = 3 # caf\xe9\n".encode("latin-1"),
+        "deep.json": b"[" * 100_000 + b"]" * 100_000,
+        "huge.toml": b"goko = " + b"9" * 5000 + b"\n",
+        "never.json": b'{"hand_size": 1, "field_size": 46, "redeal_four_of_month": true}',
+        "good.toml": b"goko = 12\n",
+    }
+    for name, content in files.items():
+        (tmp_path / name).write_bytes(content)
+    result = invoke("rules", "check", *(str(tmp_path / name) for name in files))
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)
+    assert "good.toml: ok" in result.stdout
+    for name, needle in [
+        ("latin1.toml", "UTF-8"),
+        ("deep.json", "nested"),
+        ("huge.toml", "digits"),
+        ("never.json", "redeal_four_of_month"),
+    ]:
+        assert f"{tmp_path / name}: 1 problem(s)" in result.stderr
+        assert needle in result.stderr
+    assert "4 of 5 rules file(s) have problems" in result.stderr
+
+
+# -- koikoi simulate and tournament: folders and files they cannot write ------------------
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["simulate", "--rounds", "1"],
+        ["tournament", "--players", "random,greedy", "--rounds", "1", "--workers", "1"],
+    ],
+)
+def test_an_out_folder_that_cannot_be_made_is_an_error(tmp_path: Path, command: list[str]) -> None:
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    out = tmp_path / "file" / "records"
+    result = invoke(*command, "--out", str(out), "--json")
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)
+    message = json_out(result)["error"]
+    assert message == f"cannot make the folder {str(out)!r}: Not a directory"
+    assert f"koikoi: error: {message}" in result.stderr
+
+
+def test_a_plot_into_a_missing_folder_is_an_error_before_any_game(tmp_path: Path) -> None:
+    plot = tmp_path / "missing" / "ladder.png"
+    result = invoke(
+        "tournament", "--players", "random,greedy", "--rounds", "1", "--workers", "1",
+        "--plot", str(plot), "--json",
+    )  # fmt: skip
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)
+    assert json_out(result) == {"error": f"the folder {str(plot.parent)!r} for the plot is missing"}
+
+
+def test_a_database_url_with_a_port_that_is_not_a_number_is_an_error() -> None:
+    result = invoke("db", "upgrade", "--database", "postgresql://user@host:port/db")
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)
+    assert "koikoi: error: database URL 'postgresql://user@host:port/db' is not valid" in (
+        result.stderr
+    )
 
 
 # -- the installed console script ---------------------------------------------------------

@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from click.testing import CliRunner
 
 from deals import FOUR_PAIRS, KUTTSUKI_HAND
 from koikoi.cards import SLUGS
+from koikoi.cli import cli
 from koikoi.match import Match
 from koikoi.players import make_player
 from koikoi.record import (
@@ -474,6 +476,54 @@ def test_a_seeded_record_whose_rules_cannot_deal_is_an_error() -> None:
     assert error.index is None
 
 
+RARELY_DEALS = {"hand_size": 6, "field_size": 36, "redeal_four_of_month": True}
+"""A rule set, but its field (36 cards) avoids a whole month once in about 4,000 deals:
+seed 4 finds no such deal within the engine's limit of redeals."""
+
+
+def test_a_seeded_record_whose_deal_gives_up_redealing_is_an_error() -> None:
+    error = refused({"rules": RARELY_DEALS, "seed": 4, "actions": []})
+    assert str(error) == "record rules: these rules redeal 1000 times in a row; they cannot deal"
+    assert error.index is None
+
+
+@pytest.mark.parametrize(
+    ("content", "needle"),
+    [
+        (b'{"seed": 1, "actions": [{"play": "pine-crane\xff"}]}', "UTF-8"),
+        ('{"seed": 1, "rules": {"preset": "caf\u00e9"}}'.encode("latin-1"), "UTF-8"),
+        (b'{"actions": ' + b"[" * 100_000 + b"]" * 100_000 + b"}", "nested"),
+        (b'{"seed": ' + b"9" * 5000 + b"}", "digits"),
+    ],
+)
+def test_a_record_that_is_not_text_or_too_deep_or_too_large_is_a_record_error(
+    tmp_path: Path, content: bytes, needle: str
+) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(content)
+    with pytest.raises(RecordError) as caught:
+        load_record(path)
+    assert repr(str(path)) in str(caught.value)
+    assert needle in str(caught.value)
+    assert caught.value.index is None
+
+
+@pytest.mark.parametrize(
+    ("rules", "key"),
+    [({"teshi": 2**31}, "teshi"), ({"rounds": 121}, "rounds"), ({"max_koikoi": 25}, "max_koikoi")],
+)
+def test_a_record_whose_rules_are_out_of_bounds_is_refused(rules: dict[str, Any], key: str) -> None:
+    error = refused({"rules": rules, "seed": 1, "actions": []})
+    assert f"'{key}'" in str(error)
+    assert "is not allowed" in str(error)
+
+
+def test_a_record_error_shows_a_huge_value_briefly() -> None:
+    error = refused({"seed": 1, "actions": [], "version": 10**4000})
+    assert "version" in str(error)
+    assert len(str(error)) < 300
+
+
 def test_load_record_errors(tmp_path: Path) -> None:
     missing = tmp_path / "missing.json"
     with pytest.raises(RecordError, match="cannot read"):
@@ -546,6 +596,27 @@ def test_replay_command_reports_rules_that_cannot_deal(tmp_path: Path) -> None:
     assert set(output) == {"error"}
     assert "redeal" in output["error"]
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"seed": 1, "actions": [{"play": "pine-crane\xff"}]}',
+        b'{"actions": ' + b"[" * 100_000 + b"]" * 100_000 + b"}",
+        b'{"seed": ' + b"9" * 5000 + b"}",
+        b'{"seed": 1, "actions": [' + b"[" * 900 + b"]" * 900 + b"]}",
+    ],
+    ids=["not-utf-8", "too-deep", "too-many-digits", "deep-action"],
+)
+def test_replay_command_reports_a_file_no_reader_can_take(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "record.json"
+    path.write_bytes(content)
+    result = CliRunner().invoke(cli, ["replay", str(path), "--json"])
+    assert result.exit_code == 1
+    assert isinstance(result.exception, SystemExit)
+    error = json.loads(result.stdout)
+    assert set(error) <= {"error", "index"}
+    assert error["error"] in result.stderr
 
 
 def test_replay_command_unfinished(tmp_path: Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import time
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from hypothesis import strategies as st
 from koikoi.rules import (
     CLASSIC,
     FIELDS,
+    MAX_SCORE,
     PRESETS,
     BestPerCategory,
     Decision,
@@ -22,8 +24,11 @@ from koikoi.rules import (
     RuleSet,
     SakeCup,
     ViewingCanceller,
+    largest_match_total,
+    largest_pile_total,
     resolve_rules,
 )
+from koikoi.yaku import Scorer
 
 # -- RULES.md §4, "The presets as fields" ---------------------------------------------
 
@@ -957,8 +962,8 @@ def overrides(draw: st.DrawFn) -> dict[str, Any]:
         values[key] = st.integers(min_value=0, max_value=40)
     for key in COUNT_KEYS:
         values[key] = st.integers(min_value=1, max_value=12)
-    for key in ZERO_ALLOWED_INT_KEYS:
-        values[key] = st.integers(min_value=0, max_value=200)
+    values["max_koikoi"] = st.integers(min_value=0, max_value=24)
+    values["target_score"] = st.integers(min_value=0, max_value=200)
     values["rounds"] = st.integers(min_value=1, max_value=24)
     for key in BOOL_KEYS:
         values[key] = st.booleans()
@@ -968,9 +973,11 @@ def overrides(draw: st.DrawFn) -> dict[str, Any]:
     keys = draw(st.lists(st.sampled_from(sorted(values)), unique=True))
     result = {key: draw(values[key]) for key in keys}
     if draw(st.booleans()):
-        hand = draw(st.integers(min_value=1, max_value=23))
+        # Up to 12 cards a hand: the scores of larger hands under per-call doubling can
+        # pass 2**53; up to 36 on the field: a larger one always holds a whole month.
+        hand = draw(st.integers(min_value=1, max_value=12))
         result["hand_size"] = hand
-        result["field_size"] = draw(st.integers(min_value=1, max_value=48 - 2 * hand))
+        result["field_size"] = draw(st.integers(min_value=1, max_value=min(36, 48 - 2 * hand)))
     return result
 
 
@@ -996,3 +1003,231 @@ def test_any_valid_overrides_round_trip_through_toml_and_json(
             assert back.preset == preset
     text = [f"{key}={text_of(value)}" for key, value in changes.items()]
     assert resolve_rules(preset, text) == rules
+
+
+# -- bounds on every integer field (issue 11) --------------------------------------------
+
+BOUNDS: dict[str, tuple[int, int]] = {
+    **dict.fromkeys(POINTS_KEYS, (0, 1000)),
+    **dict.fromkeys([*COUNT_KEYS, "hand_size", "field_size"], (1, 48)),
+    "rounds": (1, 120),
+    "max_koikoi": (0, 24),
+    "target_score": (0, 100_000),
+}
+
+
+def test_every_integer_field_has_bounds() -> None:
+    assert {key for key, spec in FIELDS.items() if spec.bounds is not None} == set(BOUNDS)
+
+
+@pytest.mark.parametrize(("key", "bounds"), list(BOUNDS.items()))
+def test_an_integer_field_takes_its_bounds_and_nothing_beyond(
+    key: str, bounds: tuple[int, int]
+) -> None:
+    low, high = bounds
+    spec = FIELDS[key]
+    assert spec.bounds == bounds
+    assert f"an integer from {low} to {high}" in spec.allowed
+    assert spec.check(low) == low
+    assert spec.check(high) == high
+    for outside in (low - 1, high + 1, 2**31, 2**63):
+        with pytest.raises(ValueError, match="is not allowed") as caught:
+            spec.check(outside)
+        assert repr(outside) in str(caught.value)
+        assert f"from {low} to {high}" in str(caught.value)
+    # The same bound in every form a rule set comes in: a mapping, --set text, a file.
+    with pytest.raises(RulesError, match=f"'{key}': {high + 1}"):
+        RuleSet.from_mapping({key: high + 1})
+    with pytest.raises(RulesError, match=f"'{key}': {high + 1} is not allowed"):
+        resolve_rules("classic", [f"{key}={high + 1}"])
+
+
+def test_a_points_field_says_zero_switches_it_off() -> None:
+    assert FIELDS["goko"].allowed == "an integer from 0 to 1000 (0 switches it off)"
+
+
+def test_the_largest_points_everywhere_still_make_a_rule_set() -> None:
+    rules = RuleSet.from_mapping(
+        {
+            **dict.fromkeys(POINTS_KEYS, 1000),
+            **dict.fromkeys(["tane_min", "tan_min", "kasu_min"], 1),
+            "rounds": 120,
+            "target_score": 100_000,
+            "tsukifuda_month": "any",
+            "inoshikacho_extra": True,
+            "ribbon_set_extra": True,
+            "akatan_aotan_replaces": False,
+        }
+    )
+    assert largest_match_total(rules) <= MAX_SCORE
+
+
+@pytest.mark.parametrize(("sign", "digits"), [(1, 5000), (-1, 5000), (1, 100)])
+def test_a_huge_integer_is_refused_in_a_short_message(sign: int, digits: int) -> None:
+    value = sign * 10 ** (digits - 1)  # built here: test ids cannot print it
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping({"goko": value})
+    (problem,) = caught.value.problems
+    assert problem.startswith("rule 'goko': ")
+    assert "from 0 to 1000" in problem
+    assert len(problem) < 200
+
+
+@pytest.mark.parametrize(
+    "changes",
+    [
+        {"hand_size": 23, "field_size": 2},  # 46 calls under per-call: 2**46 times a round
+        {"hand_size": 20, "field_size": 8, "goko": 1000, "rounds": 120},
+    ],
+)
+def test_rules_whose_scores_could_pass_2_to_the_53_are_refused(changes: dict[str, Any]) -> None:
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping(changes)
+    (problem,) = caught.value.problems
+    for key in ("multiplier", "max_koikoi", "hand_size", "rounds"):
+        assert repr(key) in problem, key
+    assert "2**53" in problem
+    # Fewer calls, or no doubling per call, keep the same deal within the bound.
+    assert RuleSet.from_mapping({**changes, "max_koikoi": 3}).hand_size == changes["hand_size"]
+    assert RuleSet.from_mapping({**changes, "multiplier": "any-called"}).max_koikoi == 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.integers(min_value=0, max_value=2**48 - 1),
+    st.integers(min_value=0, max_value=12),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            **{key: st.integers(min_value=0, max_value=1000) for key in POINTS_KEYS},
+            **{key: st.integers(min_value=1, max_value=12) for key in COUNT_KEYS},
+            **{key: st.booleans() for key in BOOL_KEYS},
+            **{key: st.sampled_from(values) for key, values in CHOICE_KEYS.items()},
+        },
+    ),
+)
+def test_no_pile_scores_more_than_the_bound(pile: int, month: int, changes: dict[str, Any]) -> None:
+    rules = RuleSet.from_mapping(changes)
+    assert Scorer(rules).total(pile, month) <= largest_pile_total(rules)
+
+
+# -- rules that can never deal ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("field_size", [37, 40, 46])
+def test_a_field_that_always_holds_a_whole_month_cannot_be_a_rule_set(field_size: int) -> None:
+    # 12 months x 3 cards is the largest field without all four cards of some month.
+    never = {"hand_size": 1, "field_size": field_size, "redeal_four_of_month": True}
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping(never)
+    (problem,) = caught.value.problems
+    assert "'field_size'" in problem
+    assert "'redeal_four_of_month'" in problem
+    assert str(field_size) in problem
+    with pytest.raises(RulesError, match="redeal_four_of_month"):
+        resolve_rules("traditional", ["hand_size=1", f"field_size={field_size}"])
+    assert RuleSet.from_mapping({**never, "redeal_four_of_month": False}).field_size == field_size
+
+
+def test_the_largest_field_that_can_avoid_a_whole_month_is_a_rule_set() -> None:
+    rules = RuleSet.from_mapping({"hand_size": 6, "field_size": 36, "redeal_four_of_month": True})
+    assert rules.field_size == 36
+
+
+# -- mappings far larger than a rule set ---------------------------------------------------
+
+
+def test_a_mapping_with_more_keys_than_a_rule_set_is_refused_at_once() -> None:
+    data = {f"key{number}": number for number in range(200_000)}
+    started = time.perf_counter()
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping({"preset": "classic", **data})
+    assert time.perf_counter() - started < 1.0
+    (problem,) = caught.value.problems
+    assert "200000 keys" in problem
+    assert f"{len(RuleSet.KEYS)}" in problem
+    with pytest.raises(RulesError, match="200000 keys"):
+        CLASSIC.with_overrides(data)
+
+
+def test_a_mapping_as_large_as_a_rule_set_is_still_checked_key_by_key() -> None:
+    data = dict.fromkeys(RuleSet.KEYS[:-1], 1) | {"gokoo": 1}
+    assert len(data) == len(RuleSet.KEYS)
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping(data)
+    assert any("'gokoo'" in problem for problem in caught.value.problems)
+
+
+def test_only_the_first_unknown_keys_get_a_suggestion() -> None:
+    typos = [f"goko{'o' * n}" for n in range(1, 11)]
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_mapping(dict.fromkeys(typos, 1))
+    problems = caught.value.problems
+    assert len(problems) == len(typos)
+    suggested = ["did you mean" in problem for problem in problems]
+    assert suggested == [True] * 3 + [False] * 7
+    for typo, problem in zip(typos, problems, strict=True):
+        assert repr(typo) in problem
+
+
+# -- numbers on the command line ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "text", ["٣", "\uff15", "1_000", "+5", " 5", "5 ", "0x10", "1e3", "5.0", "-0", "\uff19" * 3]
+)
+def test_a_command_line_number_is_plain_ascii_digits(text: str) -> None:
+    with pytest.raises(RulesError) as caught:
+        resolve_rules("classic", [f"goko={text}"])
+    (problem,) = caught.value.problems
+    assert problem.startswith("rule 'goko': ")
+    assert repr(text) in problem
+
+
+def test_a_command_line_number_may_have_leading_zeros() -> None:
+    assert resolve_rules("classic", ["goko=0012"]).goko == 12
+
+
+@pytest.mark.parametrize("digits", [4000, 20_000])
+def test_a_command_line_number_of_thousands_of_digits_is_refused(digits: int) -> None:
+    with pytest.raises(RulesError) as caught:
+        resolve_rules("classic", ["goko=" + "9" * digits])
+    (problem,) = caught.value.problems
+    assert problem.startswith("rule 'goko': '9999")
+    assert len(problem) < 200
+
+
+# -- files that are not text, too deep, or hold huge numbers ------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "needle"),
+    [
+        ("latin1.toml", 'preset = "classic"\n# caf\xe9\n'.encode("latin-1"), "UTF-8"),
+        ("bytes.json", b'{"goko": 1\xff}', "UTF-8"),
+        ("deep.json", b"[" * 100_000 + b"]" * 100_000, "nested"),
+        ("deep.toml", b"goko = " + b"[" * 100_000 + b"]" * 100_000, "nested"),
+        ("huge.json", b'{"goko": ' + b"9" * 5000 + b"}", "digits"),
+        ("huge.toml", b"goko = " + b"9" * 5000, "digits"),
+    ],
+)
+def test_a_file_that_is_not_text_or_too_deep_or_too_large_is_a_rules_error(
+    tmp_path: Path, name: str, content: bytes, needle: str
+) -> None:
+    path = tmp_path / name
+    path.write_bytes(content)
+    with pytest.raises(RulesError) as caught:
+        RuleSet.from_file(path)
+    (problem,) = caught.value.problems
+    assert repr(str(path)) in problem
+    assert needle in problem
+    assert len(problem) < 300
+
+
+@pytest.mark.parametrize(
+    ("spec", "needle"),
+    [("x" * 300, "preset"), ("nul\0byte", "preset"), ("a/" * 3000 + "rules.toml", "cannot read")],
+)
+def test_a_rules_spec_that_no_file_can_have_is_a_rules_error(spec: str, needle: str) -> None:
+    with pytest.raises(RulesError, match=needle):
+        resolve_rules(spec)

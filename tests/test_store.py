@@ -3,8 +3,10 @@ the ``koikoi db`` commands."""
 
 from __future__ import annotations
 
+import os
 import random
 import sqlite3
+import subprocess
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -18,22 +20,26 @@ from alembic.runtime.migration import MigrationContext
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import delete, func, inspect, select, text, update
+from sqlalchemy import create_engine, delete, func, inspect, select, text, update
 
 from koikoi.cli import cli
 from koikoi.record import Record, replay
 from koikoi.rules import RuleSet
 from koikoi.server.gamestore import OwnerGoneError
+from koikoi.server.rating import START, START_SIGMA, rated
 from koikoi.server.views import state_json
 from koikoi.store.database import (
+    DatabaseError,
     alembic_config,
+    backup,
     current_revision,
     default_url,
     head_revision,
     make_engine,
+    parse_url,
     upgrade,
 )
-from koikoi.store.models import Base, BrowserSession, Game
+from koikoi.store.models import Base, BrowserSession, Game, Rating
 from servers import (
     browser,
     make_app,
@@ -45,7 +51,15 @@ from servers import (
     switch_server,
 )
 
-TABLES = {"users", "sessions", "games", "password_throttle", "server_secrets", "alembic_version"}
+TABLES = {
+    "users",
+    "sessions",
+    "games",
+    "ratings",
+    "password_throttle",
+    "server_secrets",
+    "alembic_version",
+}
 
 
 def test_migrations_build_an_empty_database_to_match_the_models(database_url: str) -> None:
@@ -65,8 +79,9 @@ def test_migrations_build_an_empty_database_to_match_the_models(database_url: st
 
 def test_release_0_2_data_survives_the_upgrade(database_url: str) -> None:
     """A database made by 0.2.0 (revision 0001): every account and game is kept; matches
-    that were ranked under house rules, shortened or single-deal become friendly and
-    lose their points; a whole preset's ranked win keeps them."""
+    that were ranked under house rules or shortened become friendly and lose their
+    points, single-deal ones keep their rank but not their points, a whole preset's
+    ranked win keeps them; ratings follow from the ranked matches in order."""
     engine = make_engine(database_url)
     upgrade(engine, "0001")
     when = "2026-11-30 12:00:00+00:00"
@@ -116,9 +131,24 @@ def test_release_0_2_data_survives_the_upgrade(database_url: str) -> None:
         ("friendly", False, 0, 2**31 - 1),
         ("house", False, 0, 2**31 - 1),
         ("short", False, 0, 2**31 - 1),
-        ("single", False, 0, 2**31 - 1),
+        ("single", True, 0, 2**31 - 1),
         ("whole", True, 30, 2**31 - 1),
     ]
+    with engine.connect() as connection:
+        ratings = connection.execute(
+            select(Rating.rules_name, Rating.mu, Rating.matches).order_by(Rating.rules_name)
+        ).all()
+        moves = connection.execute(
+            select(Game.rating_before, Game.rating_after).where(Game.id == "whole")
+        ).one()
+    # One win each against normal, from a new player's rating.
+    assert [(name, round(mu), matches) for name, mu, matches in ratings] == [
+        ("classic", round(rated(START, START_SIGMA, "normal", 1.0)[0]), 1),
+        ("single-deal", round(rated(START, START_SIGMA, "normal", 1.0)[0]), 1),
+    ]
+    assert moves[0] == START
+    assert moves[1] is not None
+    assert moves[1] > START
     with engine.begin() as connection:  # totals have 64 bits now
         connection.execute(update(Game).where(Game.id == "whole").values(score=2**40))
         assert connection.scalar(select(Game.score).where(Game.id == "whole")) == 2**40
@@ -306,3 +336,101 @@ def test_a_game_for_a_session_that_just_ended_is_refused(database_url: str) -> N
         parts.games.create(owner, RuleSet.from_mapping({}), "easy", 7)
     with parts.database() as db:
         assert db.scalar(select(func.count()).select_from(Game)) == 0
+
+
+# -- database paths and files that cannot serve -------------------------------------------
+
+
+def refused_database(url: str) -> str:
+    """make_engine's refusal, and the same for ``koikoi db upgrade`` and ``db backup``."""
+    with pytest.raises(DatabaseError) as caught:
+        make_engine(url)
+    upgraded = run("db", "upgrade", "--database", url)
+    assert upgraded.exit_code == 1, upgraded.output
+    assert f"koikoi: error: {caught.value}" in upgraded.stderr
+    # backup opens no missing file: it may say so instead.
+    backed_up = run("db", "backup", "/nowhere/copy.sqlite3", "--database", url)
+    assert backed_up.exit_code == 1, backed_up.output
+    assert backed_up.stderr.startswith("koikoi: error: ")
+    return str(caught.value)
+
+
+def test_a_database_under_a_regular_file_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("not a folder", encoding="utf-8")
+    message = refused_database(f"sqlite:///{tmp_path / 'file' / 'koikoi.sqlite3'}")
+    assert repr(str(tmp_path / "file")) in message
+    deeper = refused_database(f"sqlite:///{tmp_path / 'file' / 'sub' / 'koikoi.sqlite3'}")
+    assert "file" in deeper
+
+
+@pytest.mark.parametrize("path", ["/proc/koikoi.sqlite3", "/proc/self/koikoi.sqlite3"])
+def test_a_database_where_no_file_can_be_made_is_refused(path: str) -> None:
+    assert repr(path) in refused_database(f"sqlite:///{path}")
+
+
+def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("these are not the tables you are looking for\n" * 20, encoding="utf-8")
+    message = refused_database(f"sqlite:///{path}")
+    assert repr(str(path)) in message
+    assert "not a database" in message
+    assert not (Path("/nowhere") / "copy.sqlite3").exists()
+
+
+@pytest.mark.parametrize("url", ["sqlite:///", "sqlite://", "sqlite:///:memory:"])
+def test_a_database_url_without_a_file_is_refused(url: str) -> None:
+    with pytest.raises(DatabaseError, match="sqlite:///PATH") as caught:
+        parse_url(url)
+    assert repr(url) in str(caught.value)
+    refused_database(url)
+
+
+def test_db_backup_into_a_missing_folder_is_refused(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    run("db", "upgrade", "--database", url)
+    target = tmp_path / "missing" / "copy.sqlite3"
+    result = run("db", "backup", str(target), "--database", url)
+    assert result.exit_code == 1
+    assert f"koikoi: error: the folder {str(target.parent)!r}" in result.stderr
+    assert not target.parent.exists()
+
+
+def test_a_backup_of_a_file_that_is_not_a_database_leaves_no_copy(tmp_path: Path) -> None:
+    path = tmp_path / "notes.txt"
+    path.write_text("not a database\n" * 100, encoding="utf-8")
+    target = tmp_path / "copy.sqlite3"
+    # Past make_engine's own check: backup() cleans up after itself.
+    engine = create_engine(f"sqlite:///{path}")
+    with pytest.raises(DatabaseError, match="not a database") as caught:
+        backup(engine, target)
+    assert repr(str(path)) in str(caught.value)
+    assert not target.exists()
+
+
+def make_immutable(path: Path) -> None:
+    """A file that os.access says is not writable, even for root (who ignores chmod)."""
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        return
+    done = subprocess.run(["chattr", "+i", str(path)], capture_output=True, check=False)
+    if done.returncode != 0:
+        pytest.skip(f"running as root, and chattr +i does not work here: {done.stderr!r}")
+
+
+@pytest.mark.parametrize("suffix", ["", "-wal", "-shm"])
+def test_a_database_file_that_cannot_be_written_is_refused(tmp_path: Path, suffix: str) -> None:
+    # SQLite maps the -shm file into memory: one it cannot write ends the server with
+    # SIGBUS at the first query, so it is refused before anything opens it.
+    path = tmp_path / "koikoi.sqlite3"
+    url = f"sqlite:///{path}"
+    run("db", "upgrade", "--database", url)
+    locked = Path(f"{path}{suffix}")
+    locked.touch()
+    make_immutable(locked)
+    try:
+        message = refused_database(url)
+    finally:
+        subprocess.run(["chattr", "-i", str(locked)], capture_output=True, check=False)
+        locked.chmod(0o644)
+    assert repr(str(locked)) in message
+    assert "not writable" in message

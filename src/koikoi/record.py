@@ -25,7 +25,7 @@ from koikoi.round import (
     action_from_json,
     action_to_json,
 )
-from koikoi.rules import RulesError, RuleSet
+from koikoi.rules import RulesError, RuleSet, short_repr
 
 RECORD_VERSION = 1
 _DEAL_KEYS = ("dealer", "hands", "field", "stock")
@@ -72,7 +72,7 @@ class Record:
             )
         version = data.get("version", RECORD_VERSION)
         if type(version) is not int or version != RECORD_VERSION:
-            raise RecordError(f"record version {version!r} is not supported (only 1)")
+            raise RecordError(f"record version {short_repr(version)} is not supported (only 1)")
         try:
             rules = RuleSet.from_mapping(data.get("rules", {}))
         except RulesError as error:
@@ -182,10 +182,16 @@ def load_record(path: str | Path) -> Record:
         text = path.read_text(encoding="utf-8")
     except OSError as error:
         raise RecordError(f"cannot read record {str(path)!r}: {error.strerror}") from None
+    except UnicodeDecodeError as error:
+        raise RecordError(f"record {str(path)!r} is not UTF-8 text (byte {error.start})") from None
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise RecordError(f"record {str(path)!r} is not JSON: {error}") from None
+    except RecursionError:
+        raise RecordError(f"record {str(path)!r} is nested too deeply") from None
+    except ValueError:  # from int(): more digits than it converts
+        raise RecordError(f"record {str(path)!r} holds a number of too many digits") from None
     return Record.from_json(data)
 
 
@@ -194,5 +200,8 @@ def _is_slug_list(value: Any) -> bool:
 
 
 def _short(value: Any) -> str:
-    text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    try:
+        text = json.dumps(value) if not isinstance(value, str) else repr(value)
+    except (RecursionError, ValueError):  # nested too deeply, or an integer too long
+        return short_repr(value)
     return text if len(text) <= 120 else text[:117] + "..."

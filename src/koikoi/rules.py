@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import reprlib
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -24,7 +25,7 @@ from typing import Any, ClassVar
 
 import tomli_w
 
-from koikoi.cards import CARD_COUNT
+from koikoi.cards import CARD_COUNT, MONTH_COUNT
 
 
 class FirstDealer(StrEnum):
@@ -115,9 +116,37 @@ BOOL = "bool"
 CHOICE = "choice"  # one StrEnum member
 CHOICES = "choices"  # a list of StrEnum members
 
+# Every integer field has bounds, so a rule set from any source (--set, a rules file,
+# a record, the web game's house rules) is one the whole product can hold. Scores go
+# into 64-bit database columns and into the browser, whose numbers are doubles that
+# hold integers exactly only up to 2**53. Points of at most 1000 keep a pile's yaku
+# total under about 2**18; per-call doubling can multiply a round's score by 2 for
+# every call, so _score_problems also refuses rule sets whose calls and rounds could
+# still carry a match total past MAX_SCORE.
+# (rounds: ten years of months; target_score: far past any match of 120 rounds.)
+_BOUNDS = {POINTS: (0, 1000), COUNT: (1, CARD_COUNT)}
+"""The bounds of each integer kind; NUMBER fields name their own."""
 
-def _rule(default: Any, kind: str, help: str, choices: type[StrEnum] | None = None) -> Any:
-    return field(default=default, metadata={"kind": kind, "help": help, "choices": choices})
+MAX_CALLS = CARD_COUNT // 2
+"""The most koi-koi calls one player makes in a round: one a turn, and a player has at
+most half the deck's cards to play."""
+MAX_SCORE = 2**53 - 1
+"""The largest match total a rule set may make possible: the largest integer a
+JavaScript number holds exactly (and well within a 64-bit column)."""
+
+
+def _rule(
+    default: Any,
+    kind: str,
+    help: str,
+    choices: type[StrEnum] | None = None,
+    *,
+    bounds: tuple[int, int] | None = None,
+) -> Any:
+    if kind in (POINTS, COUNT, NUMBER):
+        bounds = bounds or _BOUNDS[kind]
+    metadata = {"kind": kind, "help": help, "choices": choices, "bounds": bounds}
+    return field(default=default, metadata=metadata)
 
 
 @dataclass(frozen=True)
@@ -196,7 +225,9 @@ class RuleSet:
     decision: Decision = _rule(
         Decision.HIGHER_TOTAL, CHOICE, "what reopens stop or koi-koi after a call", Decision
     )
-    max_koikoi: int = _rule(0, NUMBER, "koi-koi calls allowed per player per round (0: any)")
+    max_koikoi: int = _rule(
+        0, NUMBER, "koi-koi calls allowed per player per round (0: any)", bounds=(0, MAX_CALLS)
+    )
     koikoi_after_opponent: bool = _rule(
         True, BOOL, "a player may call koi-koi after the opponent has called"
     )
@@ -208,8 +239,10 @@ class RuleSet:
         Exhausted.DRAW, CHOICE, "who wins a round played out without a stop", Exhausted
     )
     exhausted_points: int = _rule(0, POINTS, "the dealer's points for an exhausted round")
-    rounds: int = _rule(12, COUNT, "rounds in a match")
-    target_score: int = _rule(50, NUMBER, "a match ends when a player reaches it (0: none)")
+    rounds: int = _rule(12, COUNT, "rounds in a match", bounds=(1, 120))
+    target_score: int = _rule(
+        50, NUMBER, "a match ends when a player reaches it (0: none)", bounds=(0, 100_000)
+    )
 
     KEYS: ClassVar[tuple[str, ...]]
 
@@ -241,7 +274,7 @@ class RuleSet:
         reported at once in one :class:`RulesError`.
         """
         if not isinstance(data, Mapping):
-            raise RulesError([f"rules must be a table of key = value, not {data!r}"])
+            raise RulesError([f"rules must be a table of key = value, not {short_repr(data)}"])
         preset = data.get("preset", "classic")
         problems: list[str] = []
         base = PRESETS.get(preset) if isinstance(preset, str) else None
@@ -263,15 +296,26 @@ class RuleSet:
         With ``from_text``, values are command-line strings (``"true"``, ``"8"``,
         ``"rainman,willow"``) and are parsed by each field's kind.
         """
+        if len(overrides) > len(self.KEYS):
+            # Keys are unique, so most of these are unknown: one problem says so, instead
+            # of a problem (and a search for a close key) for each of them.
+            raise RulesError(
+                [
+                    f"rules with {len(overrides)} keys: a rule set has only"
+                    f" {len(self.KEYS)} (see 'koikoi rules show' for every key)"
+                ]
+            )
         changes: dict[str, Any] = {}
         problems: list[str] = []
+        unknown = 0
         for key, value in overrides.items():
             if key == "preset":
                 problems.append("'preset' chooses the base and cannot be overridden here")
                 continue
             spec = FIELDS.get(key)
             if spec is None:
-                problems.append(_unknown_key_message(key))
+                unknown += 1
+                problems.append(_unknown_key_message(key, suggest=unknown <= _SUGGESTIONS))
                 continue
             try:
                 changes[key] = spec.parse(value) if from_text else spec.check(value)
@@ -293,10 +337,20 @@ class RuleSet:
             text = path.read_text(encoding="utf-8")
         except OSError as error:
             raise RulesError([f"cannot read rules file {str(path)!r}: {error.strerror}"]) from None
+        except UnicodeDecodeError as error:
+            raise RulesError(
+                [f"rules file {str(path)!r} is not UTF-8 text (byte {error.start})"]
+            ) from None
         try:
             data = json.loads(text) if path.suffix.lower() == ".json" else tomllib.loads(text)
         except (json.JSONDecodeError, tomllib.TOMLDecodeError) as error:
             raise RulesError([f"rules file {str(path)!r} is not valid: {error}"]) from None
+        except RecursionError:
+            raise RulesError([f"rules file {str(path)!r} is nested too deeply"]) from None
+        except ValueError:  # from int(): more digits than it converts
+            raise RulesError(
+                [f"rules file {str(path)!r} holds a number of too many digits to read"]
+            ) from None
         return cls.from_mapping(data)
 
     # -- file form ---------------------------------------------------------------------
@@ -334,16 +388,16 @@ class FieldSpec:
     kind: str
     help: str
     choices: type[StrEnum] | None
+    bounds: tuple[int, int] | None
+    """The least and largest value of an integer field (None for the other kinds)."""
 
     @property
     def allowed(self) -> str:
         """The allowed values in words, for error messages and help."""
-        if self.kind == POINTS:
-            return "an integer >= 0 (0 switches it off)"
-        if self.kind == COUNT:
-            return "an integer >= 1"
-        if self.kind == NUMBER:
-            return "an integer >= 0"
+        if self.bounds is not None:
+            low, high = self.bounds
+            off = " (0 switches it off)" if self.kind == POINTS else ""
+            return f"an integer from {low} to {high}{off}"
         if self.kind == BOOL:
             return "true or false"
         assert self.choices is not None
@@ -361,10 +415,11 @@ class FieldSpec:
             if not isinstance(value, bool):
                 raise self._bad(value)
             return value
-        if self.kind in (POINTS, COUNT, NUMBER):
+        if self.bounds is not None:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise self._bad(value)
-            if value < (1 if self.kind == COUNT else 0):
+            low, high = self.bounds
+            if not low <= value <= high:
                 raise self._bad(value)
             return value
         assert self.choices is not None
@@ -386,17 +441,18 @@ class FieldSpec:
         """Parse a command-line value (``--set key=value``) and validate it."""
         if not isinstance(text, str):
             return self.check(text)
+        if self.bounds is not None:
+            # int() also takes " 5", "+5", "1_000" and other scripts' digits (Arabic-Indic
+            # "٣", fullwidth ones): a number on the command line is plain ASCII digits,
+            # and short (a longer one is out of bounds, and int() refuses thousands).
+            if not (text.isascii() and text.isdigit()) or len(text) > _MAX_DIGITS:
+                raise self._bad(text)
+            return self.check(int(text))
         text = text.strip()
         if self.kind == BOOL:
             if text.lower() not in ("true", "false"):
                 raise self._bad(text)
             return text.lower() == "true"
-        if self.kind in (POINTS, COUNT, NUMBER):
-            try:
-                number = int(text)
-            except ValueError:
-                raise self._bad(text) from None
-            return self.check(number)
         if self.kind == CHOICES:
             items = [item.strip() for item in text.split(",") if item.strip()]
             try:
@@ -406,18 +462,41 @@ class FieldSpec:
         return self.check(text)
 
 
+_MAX_DIGITS = 20
+"""Digits a command-line number may have (leading zeros included)."""
+_SUGGESTIONS = 3
+"""Unknown keys that get a did-you-mean; past a few, the key is no typo of a rule's."""
+
+_briefly = reprlib.Repr()
+_briefly.maxstring = _briefly.maxother = _briefly.maxlong = 60
+_briefly.maxlevel = 3
+
+
+def short_repr(value: Any) -> str:
+    """``repr(value)`` cut short, for error messages: a bad value may be megabytes of
+    text, a list nested hundreds deep, or an integer of more digits than repr() prints."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 64:
+        sign = "-" if value < 0 else ""
+        return f"{sign}an integer of about {value.bit_length() * 0.30103:.0f} digits"
+    return _briefly.repr(value)
+
+
 def _bad_value_message(key: str, value: Any, allowed: str | Iterable[str]) -> str:
     if not isinstance(allowed, str):
         allowed = ", ".join(allowed)
-    return f"rule {key!r}: {value!r} is not allowed; allowed: {allowed}"
+    return f"rule {key!r}: {short_repr(value)} is not allowed; allowed: {allowed}"
 
 
-def _unknown_key_message(key: str) -> str:
-    message = f"unknown rule {key!r}"
-    close = difflib.get_close_matches(key, RuleSet.KEYS, n=1)
+def _unknown_key_message(key: str, *, suggest: bool = True) -> str:
+    message = f"unknown rule {short_repr(key)}"
+    close = difflib.get_close_matches(key, RuleSet.KEYS, n=1) if suggest else []
     if close:
         message += f"; did you mean {close[0]!r}?"
     return message + " (see 'koikoi rules show' for every key)"
+
+
+_FULLEST_FIELD_WITHOUT_A_MONTH = 3 * MONTH_COUNT
+"""With more cards than this the field holds all four cards of some month (pigeonhole)."""
 
 
 def _cross_field_problems(rules: RuleSet) -> list[str]:
@@ -427,11 +506,72 @@ def _cross_field_problems(rules: RuleSet) -> list[str]:
             f"rules 'hand_size' and 'field_size': 2 x {rules.hand_size} + {rules.field_size}"
             f" = {dealt} cards dealt, more than the deck's {CARD_COUNT}"
         ]
-    return []
+    problems = []
+    # The only redeal that every deal of some sizes meets (a search over all sizes and
+    # redeal rules agrees): no field forces four pairs (three of every month is no
+    # pair), and no hand size forces a hand yaku on both hands (a hand of up to 36
+    # cards can hold three of some months and no pair).
+    if rules.redeal_four_of_month and rules.field_size > _FULLEST_FIELD_WITHOUT_A_MONTH:
+        problems.append(
+            f"rules 'field_size' and 'redeal_four_of_month': a field of {rules.field_size}"
+            f" cards always holds a whole month (at most 12 x 3 = "
+            f"{_FULLEST_FIELD_WITHOUT_A_MONTH} cards hold none), so every deal would be"
+            " redealt"
+        )
+    return problems + _score_problems(rules)
+
+
+def largest_pile_total(rules: RuleSet) -> int:
+    """More than any pile of captured cards scores under these rules: every yaku at
+    once, each with every card of the deck beyond its minimum."""
+    sets = (
+        rules.inoshikacho, rules.akatan, rules.aotan, rules.akatan_aotan, rules.kusatan,
+        rules.tsukimi, rules.hanami, rules.tane, rules.tan, rules.kasu,
+    )  # fmt: skip
+    extras = rules.tane_extra + rules.tan_extra + rules.kasu_extra
+    # +1 a card beyond their own cards: inoshikacho and the four ribbon sets.
+    ones = (rules.inoshikacho_extra + 4 * rules.ribbon_set_extra) * CARD_COUNT
+    return (
+        max(rules.goko, rules.shiko, rules.ame_shiko, rules.sanko)
+        + sum(sets)
+        + rules.tsukifuda * MONTH_COUNT
+        + extras * CARD_COUNT
+        + ones
+    )
+
+
+def largest_match_total(rules: RuleSet) -> int:
+    """More than any player's match total under these rules (every round at its most)."""
+    calls = min(rules.max_koikoi or rules.hand_size, rules.hand_size)
+    factor = {
+        Multiplier.NONE: 1,
+        Multiplier.PER_CALL: 1 << (2 * calls),
+        Multiplier.ANY_CALLED: 2,
+        Multiplier.OPPONENT_CALLED: 2,
+        Multiplier.PER_OPPONENT_CALL: 1 << calls,
+    }[rules.multiplier]
+    doubled = 2 if rules.double_at else 1
+    # Hand yaku and an exhausted round's points take no multiplier.
+    flat = max(rules.teshi, rules.kuttsuki, rules.exhausted_points)
+    return rules.rounds * max(largest_pile_total(rules) * doubled * factor, flat)
+
+
+def _score_problems(rules: RuleSet) -> list[str]:
+    largest = largest_match_total(rules)
+    if largest <= MAX_SCORE:
+        return []
+    return [
+        f"rules 'multiplier', 'max_koikoi', 'hand_size', 'rounds' and the points: a match"
+        f" total could reach {largest} (about 2**{largest.bit_length() - 1}), past the"
+        " 2**53 that scores are kept within; allow fewer koi-koi calls (max_koikoi), deal"
+        " smaller hands, play fewer rounds, lower the points or choose another multiplier"
+    ]
 
 
 FIELDS: dict[str, FieldSpec] = {
-    f.name: FieldSpec(f.name, f.metadata["kind"], f.metadata["help"], f.metadata["choices"])
+    f.name: FieldSpec(
+        f.name, f.metadata["kind"], f.metadata["help"], f.metadata["choices"], f.metadata["bounds"]
+    )
     for f in dataclasses.fields(RuleSet)
     if f.metadata
 }
@@ -507,6 +647,13 @@ def parse_assignments(assignments: Iterable[str]) -> dict[str, str]:
     return result
 
 
+def _exists(path: str) -> bool:
+    try:
+        return Path(path).exists()
+    except (OSError, ValueError):  # a name too long for the system, or one with a NUL
+        return False
+
+
 def resolve_rules(spec: str | None = None, assignments: Iterable[str] = ()) -> RuleSet:
     """The rule set named on a command line: a preset name or a rules file, then ``--set``s.
 
@@ -526,7 +673,7 @@ def resolve_rules(spec: str | None = None, assignments: Iterable[str] = ()) -> R
         rules = CLASSIC
     elif spec in PRESETS:
         rules = PRESETS[spec]
-    elif Path(spec).suffix.lower() in (".toml", ".json") or Path(spec).exists():
+    elif Path(spec).suffix.lower() in (".toml", ".json") or _exists(spec):
         rules = RuleSet.from_file(spec)
     else:
         raise RulesError([_bad_value_message("preset", spec, PRESET_NAMES) + ", or a rules file"])

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -38,6 +39,14 @@ def fail(message: str, *, as_json: bool = False, **extra: Any) -> NoReturn:
         click.echo(json.dumps({"error": message, **extra}))
     click.echo(f"koikoi: error: {message}", err=True)
     sys.exit(1)
+
+
+def make_folder(folder: Path, *, as_json: bool) -> None:
+    """The folder ``--out`` names, made if missing; one that cannot be made is an error."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        fail(f"cannot make the folder {str(folder)!r}: {error.strerror}", as_json=as_json)
 
 
 def load_rules(spec: str | None, assignments: tuple[str, ...], *, as_json: bool) -> RuleSet:

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from koikoi.cli.common import fail, load_rules, player_names, rules_options
+from koikoi.cli.common import fail, load_rules, make_folder, player_names, rules_options
 from koikoi.players import PLAYERS
 from koikoi.record import Record, RecordError, load_record, replay, replay_output
 from koikoi.sim import Tally, simulate
@@ -81,7 +81,7 @@ def simulate_command(
         fail("give exactly one of --matches N or --rounds N", as_json=as_json)
     rules = load_rules(rules_spec, assignments, as_json=as_json)
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        make_folder(out, as_json=as_json)
     tally = Tally()
     total = matches or rounds or 0
     kind = "match" if matches else "round"

@@ -44,13 +44,16 @@ def show(rules_spec: str | None, assignments: tuple[str, ...], as_json: bool) ->
         return
     values = rules.to_mapping(full=True)
     base = PRESETS[values.pop("preset")].to_mapping(full=True)
-    table = Table(
-        "key", "value", "meaning", title=f"Rules (preset {base['preset']}; changes in bold)"
-    )
+    table = Table(title=f"Rules (preset {base['preset']}; changes in bold)")
+    table.add_column("key", no_wrap=True)  # whole keys, to copy into --set
+    table.add_column("value")
+    table.add_column("meaning")
+    table.add_column("allowed")
     for key, value in values.items():
         shown = _shown(value)
+        spec = FIELDS[key]
         table.add_row(
-            key, f"[bold]{shown}[/bold]" if value != base[key] else shown, FIELDS[key].help
+            key, f"[bold]{shown}[/bold]" if value != base[key] else shown, spec.help, spec.allowed
         )
     Console().print(table)
 

@@ -14,7 +14,7 @@ from rich.table import Table
 
 from koikoi.cards import UnknownCardError, cards_from_slugs
 from koikoi.cli.common import fail, load_rules, rules_options
-from koikoi.rules import RulesError, RuleSet
+from koikoi.rules import MAX_CALLS, RulesError, RuleSet, short_repr
 from koikoi.yaku import PileScore, score_pile
 
 _BATCH_KEYS = frozenset({"cards", "rules", "month", "own_calls", "opponent_calls"})
@@ -34,18 +34,38 @@ def _count(line: dict[str, Any], key: str, low: int, high: int | None = None) ->
     if value is None:
         return 0
     if isinstance(value, bool) or not isinstance(value, int) or value < low:
-        raise BatchLineError(f"{key!r} must be an integer >= {low}, not {value!r}")
+        raise BatchLineError(f"{key!r} must be an integer >= {low}, not {short_repr(value)}")
     if high is not None and value > high:
-        raise BatchLineError(f"{key!r} must be an integer from {low} to {high}, not {value!r}")
+        raise BatchLineError(
+            f"{key!r} must be an integer from {low} to {high}, not {short_repr(value)}"
+        )
     return value
 
 
-def score_line(text: str, default_rules: RuleSet) -> dict[str, Any]:
-    """One ``--batch`` line answered: the score object, or ``{"error": ...}``."""
+def _load_line(text: str | bytes) -> Any:
     try:
-        line = json.loads(text)
+        if isinstance(text, bytes):
+            text = text.decode("utf-8")
+        return json.loads(text)
+    except UnicodeDecodeError as error:
+        raise BatchLineError(f"not a UTF-8 line (byte {error.start}): {short_repr(text)}") from None
+    except json.JSONDecodeError as error:
+        raise BatchLineError(
+            f"not a JSON line ({error.msg} at column {error.colno}): {short_repr(text.strip())}"
+        ) from None
+    except RecursionError:
+        raise BatchLineError("a line nested too deeply to read") from None
+    except ValueError:  # from int(): more digits than it converts
+        raise BatchLineError("a line with a number of too many digits to read") from None
+
+
+def score_line(text: str | bytes, default_rules: RuleSet) -> dict[str, Any]:
+    """One ``--batch`` line (text, or bytes as read) answered: the score object, or
+    ``{"error": ...}``."""
+    try:
+        line = _load_line(text)
         if not isinstance(line, dict):
-            raise BatchLineError(f"a line must be a JSON object, not {text.strip()!r}")
+            raise BatchLineError(f"a line must be a JSON object, not {short_repr(line)}")
         unknown = sorted(set(line) - _BATCH_KEYS)
         if unknown:
             raise BatchLineError(
@@ -53,7 +73,7 @@ def score_line(text: str, default_rules: RuleSet) -> dict[str, Any]:
             )
         cards = line.get("cards")
         if not isinstance(cards, list) or not all(isinstance(slug, str) for slug in cards):
-            raise BatchLineError(f"'cards' must be a list of card slugs, not {cards!r}")
+            raise BatchLineError(f"'cards' must be a list of card slugs, not {short_repr(cards)}")
         if "rules" in line:
             rules = _rules_from_json(json.dumps(line["rules"], sort_keys=True))
         else:
@@ -62,18 +82,24 @@ def score_line(text: str, default_rules: RuleSet) -> dict[str, Any]:
             cards_from_slugs(cards),
             rules,
             month=_count(line, "month", 0, 12),
-            own_calls=_count(line, "own_calls", 0),
-            opponent_calls=_count(line, "opponent_calls", 0),
+            own_calls=_count(line, "own_calls", 0, MAX_CALLS),
+            opponent_calls=_count(line, "opponent_calls", 0, MAX_CALLS),
         ).to_json()
-    except json.JSONDecodeError as error:
-        return {"error": f"not a JSON line ({error.msg} at column {error.colno}): {text.strip()!r}"}
     except (BatchLineError, UnknownCardError, RulesError) as error:
         return {"error": str(error)}
+    except RecursionError:  # rules nested so deep that storing them for the cache fails
+        return {"error": "a line nested too deeply to read"}
 
 
-def score_lines(lines: Iterable[str], default_rules: RuleSet) -> Iterator[str]:
+def score_lines(lines: Iterable[str | bytes], default_rules: RuleSet) -> Iterator[str]:
     for text in lines:
-        yield json.dumps(score_line(text, default_rules))
+        try:
+            answer = score_line(text, default_rules)
+        except Exception as error:
+            # The batch contract is one answer a line: a line that trips a fault not
+            # foreseen above costs that line only, never the lines after it.
+            answer = {"error": f"cannot score this line: {short_repr(error)}"}
+        yield json.dumps(answer)
 
 
 def _print_table(result: PileScore, console: Console) -> None:
@@ -94,9 +120,11 @@ def _print_table(result: PileScore, console: Console) -> None:
     "--month", type=int, default=0,
     help="The round's month (1-12; 0 unknown), for tsukifuda_month = round.",
 )  # fmt: skip
-@click.option("--own-calls", type=click.IntRange(min=0), default=0, help="Koi-koi calls made.")
 @click.option(
-    "--opponent-calls", type=click.IntRange(min=0), default=0, help="The opponent's calls."
+    "--own-calls", type=click.IntRange(0, MAX_CALLS), default=0, help="Koi-koi calls made."
+)
+@click.option(
+    "--opponent-calls", type=click.IntRange(0, MAX_CALLS), default=0, help="The opponent's calls."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--batch", is_flag=True, help="Read JSON lines from standard input.")
@@ -114,11 +142,13 @@ def score_command(
     """Score captured CARDS (slugs such as pine-crane) under a rule set."""
     rules = load_rules(rules_spec, assignments, as_json=as_json or batch)
     if not 0 <= month <= 12:
-        fail(f"--month must be from 1 to 12 (0: unknown), not {month!r}", as_json=as_json)
+        fail(f"--month must be from 1 to 12 (0: unknown), not {short_repr(month)}", as_json=as_json)
     if batch:
         if cards:
             fail("--batch reads cards from standard input; give no CARD arguments", as_json=True)
-        for answer in score_lines(sys.stdin, rules):
+        # Bytes, so that a line that is not UTF-8 answers an error of its own instead
+        # of stopping the batch while it is decoded.
+        for answer in score_lines(sys.stdin.buffer, rules):
             click.echo(answer)
         return
     try:

@@ -12,7 +12,14 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from koikoi.cli.common import fail, load_rules, player_name, player_names, rules_options
+from koikoi.cli.common import (
+    fail,
+    load_rules,
+    make_folder,
+    player_name,
+    player_names,
+    rules_options,
+)
 from koikoi.tournament import PairResult, elo_ratings, round_robin, run, schedule, tally
 
 
@@ -26,7 +33,7 @@ def _pairs(value: str) -> list[tuple[str, str]]:
     return pairs
 
 
-def plot_ladder(elo: dict[str, float], path: Path, title: str) -> None:
+def plot_ladder(elo: dict[str, float], path: Path, title: str, *, as_json: bool) -> None:
     """Draw the Elo ladder as a bar chart (needs the ``plot`` extra: matplotlib)."""
     try:
         import matplotlib
@@ -34,7 +41,7 @@ def plot_ladder(elo: dict[str, float], path: Path, title: str) -> None:
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        fail("--plot needs matplotlib: pip install 'koikoi[plot]'")
+        fail("--plot needs matplotlib: pip install 'koikoi[plot]'", as_json=as_json)
     ladder = sorted(elo.items(), key=lambda item: item[1])
     figure, axes = plt.subplots(figsize=(6, 1 + 0.5 * len(ladder)))
     axes.barh([name for name, _ in ladder], [rating for _, rating in ladder], color="#b5403a")
@@ -45,8 +52,12 @@ def plot_ladder(elo: dict[str, float], path: Path, title: str) -> None:
     axes.set_xlabel("Elo")
     axes.set_title(title)
     figure.tight_layout()
-    figure.savefig(path, dpi=120)
-    plt.close(figure)
+    try:
+        figure.savefig(path, dpi=120)
+    except OSError as error:
+        fail(f"cannot write the plot {str(path)!r}: {error.strerror}", as_json=as_json)
+    finally:
+        plt.close(figure)
 
 
 @click.command("tournament")
@@ -106,7 +117,9 @@ def tournament_command(
     if rollouts is not None:
         expert["rollouts"] = rollouts
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        make_folder(out, as_json=as_json)
+    if plot is not None and not plot.parent.is_dir():  # found now, not after the games
+        fail(f"the folder {str(plot.parent)!r} for the plot is missing", as_json=as_json)
     games = schedule(
         rules, pairs, games=matches or rounds or 0, seed=seed, single_round=bool(rounds),
         options={"expert": expert}, out=out,
@@ -121,7 +134,7 @@ def tournament_command(
         "elo": elo,
     }
     if plot is not None:
-        plot_ladder(elo, plot, f"koikoi ladder ({rules.preset})")
+        plot_ladder(elo, plot, f"koikoi ladder ({rules.preset})", as_json=as_json)
     if as_json:
         click.echo(json.dumps(summary))
     else:

@@ -196,6 +196,7 @@ def rules_catalog() -> dict[str, Any]:
                 "help": spec.help,
                 "allowed": spec.allowed,
                 "choices": [m.value for m in spec.choices] if spec.choices else None,
+                "maximum": spec.bounds[1] if spec.bounds else None,
             }
             for spec in FIELDS.values()
         ],

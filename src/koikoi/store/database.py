@@ -42,7 +42,7 @@ def parse_url(url: str) -> URL:
     """The URL, with PostgreSQL going through psycopg 3; names what is wrong otherwise."""
     try:
         parsed = make_url(url)
-    except ArgumentError:
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
         raise DatabaseError(
             f"database URL {url!r} is not valid; use sqlite:///PATH or postgresql://USER@HOST/DB"
         ) from None
@@ -57,16 +57,36 @@ def parse_url(url: str) -> URL:
             f"database URL {url!r}: {parsed.get_backend_name()!r} is not supported;"
             " use sqlite or postgresql"
         )
+    if parsed.get_backend_name() == "sqlite":
+        if parsed.database in (None, "", ":memory:"):
+            # SQLAlchemy reads these as an in-memory database: a new, empty one for
+            # every connection the server opens.
+            raise DatabaseError(
+                f"database URL {url!r} names no file; use sqlite:///PATH (an in-memory"
+                " database would lose everything, and be a different one for every request)"
+            )
+        if "uri" in parsed.query or parsed.database.startswith("file:"):
+            # A URI file name may be in memory or read-only: the file checks of
+            # make_engine need a plain path.
+            raise DatabaseError(
+                f"database URL {url!r}: SQLite URI file names are not supported; use sqlite:///PATH"
+            )
     return parsed
 
 
 def make_engine(url: str, *, create: bool = True) -> Engine:
-    """An engine for ``url``; ``create`` makes a SQLite file's folder when it is missing."""
+    """An engine for ``url``; ``create`` makes a SQLite file (and its folder) when it is
+    missing. A SQLite file the server could not use is refused here, by name."""
     parsed = parse_url(url)
     if parsed.get_backend_name() != "sqlite":
         return create_engine(parsed, pool_pre_ping=True)
-    if create and parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    assert parsed.database  # parse_url refuses SQLite URLs without a file
+    try:
+        _check_sqlite_file(Path(parsed.database), create=create)
+    except OSError as error:  # a path the system cannot even look up (too long, a loop)
+        raise DatabaseError(
+            f"cannot use the database file {parsed.database!r}: {error.strerror}"
+        ) from None
     # Writers wait for each other (up to 30 s) instead of failing at once.
     engine = create_engine(parsed, connect_args={"timeout": 30})
 
@@ -78,6 +98,36 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
         cursor.close()
 
     return engine
+
+
+def _check_sqlite_file(path: Path, *, create: bool) -> None:
+    folder = path.parent
+    if create:
+        if folder.exists() and not folder.is_dir():
+            raise DatabaseError(f"the database's folder {str(folder)!r} is a file, not a folder")
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise DatabaseError(
+                f"cannot make the database's folder {str(folder)!r}: {error.strerror}"
+            ) from None
+    for part in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if part.exists() and not os.access(part, os.W_OK):
+            # SQLite maps the -shm file into memory: one it cannot write kills the
+            # server (SIGBUS) at its first query instead of failing that query.
+            raise DatabaseError(
+                f"database file {str(part)!r} is not writable; SQLite must write it"
+            )
+    if not create and not path.exists():
+        return  # nothing to open, and nothing to make: the caller says what is missing
+    try:
+        connection = sqlite3.connect(path, timeout=30)
+        try:
+            connection.execute("PRAGMA schema_version")  # reads the header
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise DatabaseError(f"cannot open the SQLite database {str(path)!r}: {error}") from None
 
 
 def alembic_config() -> Config:
@@ -126,12 +176,18 @@ def backup(engine: Engine, target: Path) -> None:
         raise DatabaseError(f"there is no database file {url.database!r} to back up")
     if target.exists():
         raise DatabaseError(f"backup file {str(target)!r} exists already; choose a new name")
-    source = sqlite3.connect(url.database)
+    if not target.parent.is_dir():
+        raise DatabaseError(f"the folder {str(target.parent)!r} for the backup is missing")
     try:
-        copy = sqlite3.connect(target)
+        source = sqlite3.connect(url.database)
         try:
-            source.backup(copy)
+            copy = sqlite3.connect(target)
+            try:
+                source.backup(copy)
+            finally:
+                copy.close()
         finally:
-            copy.close()
-    finally:
-        source.close()
+            source.close()
+    except sqlite3.Error as error:
+        target.unlink(missing_ok=True)  # no empty or partial copy that looks like a backup
+        raise DatabaseError(f"cannot back up {url.database!r}: {error}") from None
