@@ -479,6 +479,7 @@ def test_a_player_sees_their_own_rank_off_the_first_page(app: FastAPI, clock: Cl
     last = names[-1]
     page = clients[last].get("/api/leaderboard").json()
     assert len(page["rows"]) == BOARD_SIZE
+    assert page["more"] is True
     assert last not in [row["name"] for row in page["rows"]]
     assert page["you"]["name"] == last
     assert page["you"]["rank"] == len(names)
@@ -488,5 +489,6 @@ def test_a_player_sees_their_own_rank_off_the_first_page(app: FastAPI, clock: Cl
         BOARD_SIZE + 2,
         BOARD_SIZE + 3,
     ]
+    assert second["more"] is False
     assert clients[names[0]].get("/api/leaderboard").json()["you"]["rank"] == 1
     assert browser(app).get("/api/leaderboard").json()["you"] is None  # a guest

@@ -43,10 +43,10 @@ def leaderboard(
     sort: Sort,
     offset: int = 0,
     user_id: int | None = None,
-) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+) -> tuple[list[dict[str, Any]], dict[str, Any] | None, bool]:
     """One rule set's board by ``sort`` over ranked matches (of one level, or all), as
-    of ``now``: a page of rows from ``offset``, and ``user_id``'s own row wherever it
-    is (None when they are not on this board).
+    of ``now``: a page of rows from ``offset``, ``user_id``'s own row wherever it is
+    (None when they are not on this board), and whether more rows follow the page.
 
     Every row has a rank of its own: ties are broken by rating, then points, wins
     and name, so a board reads the same every time. By rating, only players whose
@@ -93,11 +93,15 @@ def leaderboard(
         board.c.name_key,
     ]
     ranked = joined.add_columns(func.row_number().over(order_by=order).label("rank")).subquery()
-    page = db.execute(select(ranked).order_by(ranked.c.rank).offset(offset).limit(BOARD_SIZE)).all()
+    # One row past the page says whether another page follows.
+    page = db.execute(
+        select(ranked).order_by(ranked.c.rank).offset(offset).limit(BOARD_SIZE + 1)
+    ).all()
     own = None
     if user_id is not None:
         own = db.execute(select(ranked).where(ranked.c.user_id == user_id)).one_or_none()
-    return [_board_row(row) for row in page], _board_row(own) if own is not None else None
+    rows = [_board_row(row) for row in page[:BOARD_SIZE]]
+    return rows, _board_row(own) if own is not None else None, len(page) > BOARD_SIZE
 
 
 def _board_row(row: Any) -> dict[str, Any]:

@@ -28,8 +28,9 @@ TAU = 5.0
 """Uncertainty added before each match, so a rating keeps following a player who
 changes."""
 RATED_SIGMA = 180.0
-"""A rating is settled enough to stand on a board below this uncertainty (about
-eight ranked matches)."""
+"""A rating is settled enough to stand on a board at this uncertainty or below: after
+7 or 8 ranked matches of mixed results, or 18 of a one-sided run (all lost to easy,
+or all won), whose results say less about where the player stands."""
 
 COMPUTER_RATINGS: dict[str, float] = {"easy": 1500.0, "normal": 1600.0, "expert": 1770.0}
 """Measured (closing notes of the first session): normal beat easy 64.0% (Elo +100);

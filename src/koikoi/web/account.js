@@ -10,6 +10,7 @@ import { href } from "./routes.js";
 let user = null; // {name, points}, or null for a guest
 let points = {}; // what a won ranked match earns, by the computer's level (the server says)
 let rankedPresets = []; // the presets a match is ranked under, as they stand (the server says)
+let pointsPresets = []; // the ranked presets whose won matches earn ranking points (the server says)
 let changed = () => {};
 
 onSession((session) => {
@@ -17,6 +18,7 @@ onSession((session) => {
   user = session.user;
   points = session.ranking_points;
   rankedPresets = session.ranked_presets;
+  pointsPresets = session.points_presets;
   if (JSON.stringify(user) !== before) changed();
 });
 
@@ -28,6 +30,16 @@ export function rankingPoints(level) {
 /** Whether a match under `rules` (a preset plus the fields that differ) would be ranked. */
 export function isRankable(rules) {
   return rankedPresets.includes(rules.preset) && Object.keys(rules).length === 1;
+}
+
+/** The rule sets that have a leaderboard (every preset a match can be ranked under). */
+export function boardPresets() {
+  return rankedPresets;
+}
+
+/** Whether winning a ranked match of `preset` earns ranking points (single-deal only moves the rating). */
+export function earnsPoints(preset) {
+  return pointsPresets.includes(preset);
 }
 
 /** The signed-in player ({name, points}), or null for a guest. */

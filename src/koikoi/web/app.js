@@ -1,7 +1,7 @@
 // koikoi in the browser: boot, screens, and the game flow. The server decides every
 // move; the browser shows its events one by one, then the state it answered with.
 
-import { currentUser, onAccountChange, openSignIn, renderAccountSlot } from "./account.js";
+import { boardPresets, currentUser, onAccountChange, openSignIn, renderAccountSlot } from "./account.js";
 import { ApiError, api } from "./api.js";
 import { byId, cardName, info, installLongPress, setCards } from "./cards.js";
 import { announce, clear, closeAllModals, confirmDialog, h, icon, modalOpen, openModal, toast } from "./dom.js";
@@ -35,7 +35,7 @@ const app = {
   games: [], // the matches in progress the start screen offers
   page: null, // the page shown: its route ({page, query | arg}), data and error
   away: false, // the table was left for a page: going back returns to it
-  lastSetup: null, // {difficulty, rules} of the game being played (for "play again")
+  lastSetup: null, // {difficulty, rules, ranked} of the game being played (for "play again")
   epoch: 0, // bumped when the table is left: a flow still running then stops
 };
 
@@ -267,7 +267,7 @@ const PAGES = {
 
 /** Show what the address asks for: a page, or the game (back to the table if it was left for a page). */
 function route() {
-  const wanted = parseRoute(location.hash);
+  const wanted = parseRoute(location.hash, boardPresets());
   if (!wanted) {
     if (app.screen === "page" && app.away && app.game && !app.game.over) enterTable(app.game, [], { keepLog: true });
     else if (app.screen !== "start" && app.screen !== "table") showStart();
@@ -305,7 +305,10 @@ async function loadPage(page) {
   render();
 }
 
-function setLeaderboardQuery(query) {
+/** Change some of the leaderboard's filters, on the query as it is now: a second change
+ * made before the first one's board has loaded keeps the first. */
+function setLeaderboardQuery(change) {
+  const query = { ...app.page.query, ...change };
   history.replaceState(null, "", href.leaderboard(query));
   app.page.query = query;
   loadPage(app.page);
@@ -352,6 +355,7 @@ function viewFromState(state, previous) {
   return {
     id: state.id,
     rules: state.rules,
+    ranked: state.ranked,
     round: state.round,
     rounds: state.rounds,
     totals: [...state.totals],
@@ -602,16 +606,17 @@ async function playEvents(events, state, { skip = 0 }) {
 
 // -- starting, resuming ------------------------------------------------------------------
 
-async function startGame(difficulty, rules) {
+/** Start a match; `ranked`: true or false as the player chose, null where there was no choice. */
+async function startGame(difficulty, rules, ranked) {
   let body;
   try {
-    body = await api.newGame(difficulty, rules);
+    body = await api.newGame(difficulty, rules, ranked);
   } catch (error) {
     if (error instanceof ApiError && error.status === 422) toast(t("error.rules"), { kind: "error", detail: error.detail });
     else toast(t("error.network"), { kind: "error" });
     return;
   }
-  app.lastSetup = { difficulty, rules };
+  app.lastSetup = { difficulty, rules, ranked };
   try {
     localStorage.setItem(GAME_KEY, body.state.id);
   } catch {
@@ -643,13 +648,15 @@ async function resumeGame(id) {
     render();
     return;
   }
-  app.lastSetup = { difficulty: body.state.difficulty, rules: { ...body.state.rules } };
+  // A ranked match's rules are its preset as it stands, which a ranked rematch must send as such.
+  const { difficulty, rules, rules_name: preset, ranked } = body.state;
+  app.lastSetup = { difficulty, rules: ranked ? { preset } : { ...rules }, ranked };
   await enterTable(body.state, []);
 }
 
 async function rematch() {
   if (!app.lastSetup) return backToStart();
-  await startGame(app.lastSetup.difficulty, app.lastSetup.rules);
+  await startGame(app.lastSetup.difficulty, app.lastSetup.rules, app.lastSetup.ranked);
 }
 
 // -- the player's moves --------------------------------------------------------------------

@@ -38,6 +38,16 @@ export function clear(element) {
 
 const SVG = "http://www.w3.org/2000/svg";
 
+/** svg("polyline", {points: "0,1 2,3"}, child...): an SVG element (attributes as given, text as text). */
+export function svg(tag, attrs = {}, ...children) {
+  const element = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attrs)) {
+    if (value !== null && value !== undefined) element.setAttribute(name, String(value));
+  }
+  append(element, children);
+  return element;
+}
+
 /** Inline icons (decorative: the control around them carries the label). */
 const ICONS = {
   help: "M12 2a10 10 0 1 0 0 20 10 10 0 0 0 0-20zm0 16.2a1.3 1.3 0 1 1 0-2.6 1.3 1.3 0 0 1 0 2.6zm1.6-6.1c-.8.5-1 .8-1 1.6v.5h-2.2v-.6c0-1.5.5-2.2 1.6-2.9.9-.6 1.2-1 1.2-1.7 0-.8-.6-1.4-1.6-1.4-1 0-1.7.6-1.8 1.6H7.6C7.8 7 9.5 5.6 12 5.6s4.1 1.4 4.1 3.4c0 1.4-.8 2.3-2.5 3.1z",

@@ -7,6 +7,7 @@ let current = { locale: "en", dir: "ltr", name: "English", plural_categories: ["
 let pluralRules = new Intl.PluralRules("en");
 let numbers = new Intl.NumberFormat("en");
 let percents = new Intl.NumberFormat("en", { style: "percent" });
+let ratings = new Intl.NumberFormat("en", { useGrouping: false });
 let lists = null;
 let orLists = null;
 const missing = new Set();
@@ -33,6 +34,11 @@ export function listOr(items) {
 /** A number written the language's way. */
 export function num(n) {
   return numbers.format(n);
+}
+
+/** A rating, written the language's way but ungrouped, as ratings are (1500, not 1,500). */
+export function ratingText(n) {
+  return ratings.format(n);
 }
 
 /** A name or other outside text set apart, so it keeps its own direction inside a message. */
@@ -94,6 +100,7 @@ export async function loadLanguage(code) {
   pluralRules = new Intl.PluralRules(catalog.locale);
   numbers = new Intl.NumberFormat(catalog.locale);
   percents = new Intl.NumberFormat(catalog.locale, { style: "percent" });
+  ratings = new Intl.NumberFormat(catalog.locale, { useGrouping: false });
   try {
     lists = new Intl.ListFormat(catalog.locale, { style: "long", type: "conjunction" });
     orLists = new Intl.ListFormat(catalog.locale, { style: "long", type: "disjunction" });

@@ -1,9 +1,9 @@
 // The public pages: the leaderboard and a player's profile (with the account's own
 // settings when it is yours). Each draws what the server answered; app.js fetches.
 
-import { openChangePassword, openDeleteAccount, rankingPoints, signOut } from "./account.js";
-import { h, icon } from "./dom.js";
-import { date, num, percent, plural, t } from "./i18n.js";
+import { boardPresets, earnsPoints, openChangePassword, openDeleteAccount, rankingPoints, signOut } from "./account.js";
+import { h, icon, svg } from "./dom.js";
+import { date, num, percent, plural, ratingText, t } from "./i18n.js";
 import { sortYaku } from "./rulesinfo.js";
 import { LEADERBOARD_CHOICES, href } from "./routes.js";
 
@@ -28,55 +28,96 @@ export function renderPageStatus(container, { error = null, missing = "" } = {})
   );
 }
 
-/** A table of numbers: the first column heads its row; `sorted` marks a column. */
-function statsTable({ caption, columns, rows, sorted = null, testid }) {
+/** A table of numbers: the first column heads its row; `sorted` marks a column;
+ * `foot`: rows set apart below the others. */
+function statsTable({ caption, columns, rows, foot = [], sorted = null, testid }) {
   return h("div", { class: "stats-scroll" },
     h("table", { class: "stats-table", "data-testid": testid },
       h("caption", { class: "sr-only" }, caption),
       h("thead", {}, h("tr", {}, columns.map(([key, label]) =>
-        h("th", { scope: "col", class: key === "name" || key === "level" ? "text" : null, "aria-sort": key === sorted ? "descending" : null }, label)))),
-      h("tbody", {}, rows)));
+        h("th", { scope: "col", class: key === "name" || key === "level" ? "text" : null, "data-col": key, "aria-sort": key === sorted ? "descending" : null }, label)))),
+      h("tbody", {}, rows),
+      foot.length ? h("tfoot", {}, foot) : null));
 }
 
 // -- the leaderboard -----------------------------------------------------------------------
 
-const FILTER_LABELS = { difficulty: "leaderboard.filter.level", rules: "leaderboard.filter.rules", sort: "leaderboard.filter.sort" };
+const FILTER_LABELS = { rules: "leaderboard.filter.rules", sort: "leaderboard.filter.sort", difficulty: "leaderboard.filter.level" };
 
 function choiceName(key, value) {
-  if (value === "all") return t(`leaderboard.all.${key}`);
-  if (key === "difficulty") return levelName(value);
   if (key === "rules") return rulesName(value);
+  if (key === "difficulty") return value === "all" ? t("leaderboard.all.difficulty") : levelName(value);
   return t(`leaderboard.sort.${value}`);
 }
 
+/** A rating, marked while it is provisional (still settling: the board lists it by rating later). */
+function ratingCell(row, strong) {
+  if (row.rating === null) return h("td", {}, "–");
+  return h("td", { class: strong ? "strong" : null },
+    ratingText(row.rating),
+    row.settled ? null : h("abbr", { class: "provisional-mark", title: t("rating.provisional") }, t("rating.provisional_mark")));
+}
+
+function boardRow(row, { user, sort, testid }) {
+  const you = Boolean(user && user.name === row.name);
+  const cell = (key, text) => h("td", { class: key === sort ? "strong" : null, "data-col": key }, text);
+  return h("tr", { class: you ? "is-you" : null, "data-testid": testid },
+    h("td", { "data-testid": "leaderboard-rank" }, num(row.rank)),
+    h("th", { scope: "row", class: "text" }, h("a", { href: href.player(row.name), "data-testid": "player-link" }, h("bdi", {}, row.name))),
+    ratingCell(row, sort === "rating"),
+    cell("points", num(row.points)),
+    cell("wins", num(row.wins)),
+    cell("matches", num(row.matches)),
+    cell("best", row.best === null ? "–" : num(row.best)),
+    cell("win_rate", rate(row.win_rate)));
+}
+
+/** Earlier and later pages of the board. The server gives no total: a full page may have more after it. */
+function pager(board, query) {
+  const earlier = board.offset > 0 ? Math.max(0, board.offset - board.page_size) : null;
+  const later = board.more ? board.offset + board.page_size : null;
+  if (earlier === null && later === null) return null;
+  return h("nav", { class: "pager", "aria-label": t("leaderboard.pages") },
+    earlier === null ? null : h("a", { class: "btn pager-prev", rel: "prev", href: href.leaderboard({ ...query, offset: earlier }), "data-testid": "leaderboard-prev" },
+      icon("prev"), t("leaderboard.prev")),
+    board.rows.length
+      ? h("span", { class: "pager-range", "data-testid": "leaderboard-range" }, t("leaderboard.range", { first: board.offset + 1, last: board.offset + board.rows.length }))
+      : null,
+    later === null ? null : h("a", { class: "btn pager-next", rel: "next", href: href.leaderboard({ ...query, offset: later }), "data-testid": "leaderboard-next" },
+      t("leaderboard.next"), icon("next")));
+}
+
 export function renderLeaderboard(container, board, { query, user, onQuery }) {
-  const filters = Object.entries(LEADERBOARD_CHOICES).map(([key, values]) => {
+  const choices = { rules: boardPresets(), ...LEADERBOARD_CHOICES };
+  const filters = Object.entries(choices).map(([key, values]) => {
     const id = `leaderboard-${key}`;
     const select = h("select", { id, "data-testid": id }, values.map((value) => h("option", { value, selected: value === query[key] }, choiceName(key, value))));
-    select.addEventListener("change", () => onQuery({ ...query, [key]: select.value }));
+    // Another board starts at its first page.
+    select.addEventListener("change", () => onQuery({ [key]: select.value, offset: 0 }));
     return h("div", { class: "rule" }, h("label", { for: id }, t(FILTER_LABELS[key])), select);
   });
   const columns = [
-    ["rank", t("stats.rank")], ["name", t("stats.player")], ["points", t("stats.points")], ["wins", t("stats.wins")],
+    ["rank", t("stats.rank")], ["name", t("stats.player")], ["rating", t("stats.rating")], ["points", t("stats.points")], ["wins", t("stats.wins")],
     ["matches", t("stats.matches")], ["best", t("stats.best")], ["win_rate", t("stats.win_rate")],
   ];
-  const rows = board.rows.map((row) =>
-    h("tr", { class: user && user.name === row.name ? "is-you" : null, "data-testid": "leaderboard-row" },
-      h("td", {}, num(row.rank)),
-      h("th", { scope: "row", class: "text" }, h("a", { href: href.player(row.name), "data-testid": "player-link" }, h("bdi", {}, row.name))),
-      h("td", { class: "strong" }, num(row.points)),
-      h("td", {}, num(row.wins)),
-      h("td", {}, num(row.matches)),
-      h("td", {}, row.best === null ? "–" : num(row.best)),
-      h("td", {}, rate(row.win_rate))));
+  const rows = board.rows.map((row) => boardRow(row, { user, sort: query.sort, testid: "leaderboard-row" }));
+  // The signed-in player's own place, when it is on another page.
+  const own = board.you && !board.rows.some((row) => row.rank === board.you.rank) ? [boardRow(board.you, { user, sort: query.sort, testid: "leaderboard-you" })] : [];
+  const ratings = board.computer_ratings;
+  let table;
+  if (rows.length) table = statsTable({ caption: t("ui.leaderboard"), columns, rows, foot: own, sorted: query.sort, testid: "leaderboard-table" });
+  else table = h("p", { class: "page-note", "data-testid": "leaderboard-empty" }, t(board.offset ? "leaderboard.past_end" : "leaderboard.empty"));
   container.replaceChildren(
     h("div", { class: "page leaderboard", "data-testid": "leaderboard-page" },
       pageHead(t("ui.leaderboard"),
-        h("p", { class: "page-sub" }, t("leaderboard.intro", { easy: rankingPoints("easy"), normal: rankingPoints("normal"), expert: rankingPoints("expert") }))),
+        h("p", { class: "page-sub" }, earnsPoints(query.rules)
+          ? t("leaderboard.intro", { easy: rankingPoints("easy"), normal: rankingPoints("normal"), expert: rankingPoints("expert") })
+          : t("leaderboard.intro_no_points", { rules: rulesName(query.rules) }))),
       h("div", { class: "filters", role: "group", "aria-label": t("leaderboard.filters") }, filters),
-      rows.length
-        ? statsTable({ caption: t("ui.leaderboard"), columns, rows, sorted: query.sort, testid: "leaderboard-table" })
-        : h("p", { class: "page-note", "data-testid": "leaderboard-empty" }, t("leaderboard.empty")),
+      table,
+      pager(board, query),
+      h("p", { class: "page-note", "data-testid": "leaderboard-ratings-note" },
+        t("leaderboard.ratings_note", { easy: ratingText(ratings.easy), normal: ratingText(ratings.normal), expert: ratingText(ratings.expert), mark: t("rating.provisional_mark") })),
       h("p", { class: "page-note" }, t("leaderboard.min_matches", { matches: plural("match_count", board.min_matches) }))),
   );
 }
@@ -92,10 +133,58 @@ function historyItem(match) {
     h("div", { class: "history-main" },
       h("span", { class: `outcome outcome-${match.outcome}` }, t(`outcome.${match.outcome}`)),
       h("span", { class: "history-score" }, t("stats.score", { you: match.totals[0], cpu: match.totals[1] })),
-      match.points ? h("span", { class: "history-points" }, t("profile.points_earned", { points: plural("ranking_points", match.points) })) : null),
+      match.points ? h("span", { class: "history-points" }, t("profile.points_earned", { points: plural("ranking_points", match.points) })) : null,
+      match.rating === null ? null : h("span", { class: "history-rating", "data-testid": "history-rating" }, t("profile.rating_after", { rating: ratingText(match.rating) })),
+      match.ranked ? null : h("span", { class: "tag tag-friendly" }, t("match_kind.friendly"))),
     h("p", { class: "history-meta" },
       h("time", { datetime: match.finished }, date(match.finished)), " · ", levelName(match.difficulty), " · ", rulesName(match.rules_name)),
     h("a", { class: "link-btn history-replay", href: href.replay(match.id), "data-testid": "replay-link" }, t("profile.replay")));
+}
+
+// The graph's drawing box (it scales to the width it gets), the room kept around the
+// line, and at its start for the highest and lowest ratings.
+const GRAPH = { width: 320, height: 96, pad: 8, scale: 34 };
+
+/**
+ * A rating's history as a line, oldest to newest from left to right in every
+ * language, the way its numbers read (the figure is left to right in CSS too).
+ */
+function ratingGraph(history) {
+  const values = history.map((point) => point.rating);
+  const low = Math.min(...values);
+  const high = Math.max(...values);
+  const { width, height, pad, scale } = GRAPH;
+  const left = pad + scale;
+  const x = (i) => (values.length > 1 ? left + (i * (width - pad - left)) / (values.length - 1) : (left + width - pad) / 2);
+  const y = (value) => (high === low ? height / 2 : pad + ((high - value) * (height - 2 * pad)) / (high - low));
+  const points = values.map((value, i) => `${x(i).toFixed(1)},${y(value).toFixed(1)}`);
+  const last = values.length - 1;
+  const label = t("profile.rating_graph", { first: ratingText(values[0]), last: ratingText(values[last]), low: ratingText(low), high: ratingText(high) });
+  return svg("svg", { class: "rating-graph", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, "data-testid": "rating-graph" },
+    svg("line", { class: "graph-rule", x1: left, x2: width - pad, y1: pad, y2: pad }),
+    svg("line", { class: "graph-rule", x1: left, x2: width - pad, y1: height - pad, y2: height - pad }),
+    svg("text", { class: "graph-scale", x: pad, y: pad, "dominant-baseline": "middle" }, ratingText(high)),
+    high === low ? null : svg("text", { class: "graph-scale", x: pad, y: height - pad, "dominant-baseline": "middle" }, ratingText(low)),
+    svg("polyline", { class: "graph-line", points: points.join(" ") }),
+    svg("circle", { class: "graph-dot", cx: x(last).toFixed(1), cy: y(values[last]).toFixed(1), r: 3.5 }));
+}
+
+/** Each rule set the player has a rating in: the rating, whether it is settled yet, its graph. */
+function ratingsPanel(ratings) {
+  const presets = boardPresets().filter((preset) => ratings[preset]);
+  if (!presets.length) return null;
+  return h("section", { class: "panel", "aria-labelledby": "ratings-title" },
+    h("h2", { class: "panel-title", id: "ratings-title", "data-testid": "section-title" }, t("profile.ratings")),
+    h("ul", { class: "ratings" }, presets.map((preset) => {
+      const rating = ratings[preset];
+      return h("li", { class: "rating-item", "data-testid": "rating", "data-rules": preset },
+        h("div", { class: "rating-head" },
+          h("span", { class: "rating-rules" }, rulesName(preset)),
+          h("span", { class: "rating-value", "data-testid": "rating-value" }, ratingText(rating.rating)),
+          rating.settled ? null : h("span", { class: "tag tag-provisional", "data-testid": "rating-provisional", title: t("rating.provisional_hint") }, t("rating.provisional"))),
+        h("p", { class: "rating-meta" }, t("profile.rating_matches", { matches: plural("match_count", rating.matches) })),
+        rating.history.length ? ratingGraph(rating.history) : null);
+    })));
 }
 
 function accountPanel() {
@@ -129,6 +218,7 @@ export function renderProfile(container, player, { user }) {
         tile(t("stats.win_rate"), rate(player.win_rate), "profile-win-rate")),
       h("p", { class: "page-note" },
         t("profile.record", { wins: player.wins, losses: player.losses, draws: player.draws, resigned: player.resigned })),
+      ratingsPanel(player.ratings),
       h("section", { class: "panel", "aria-labelledby": "by-level-title" },
         h("h2", { class: "panel-title", id: "by-level-title", "data-testid": "section-title" }, t("profile.by_level")),
         statsTable({

@@ -1,35 +1,46 @@
 // The pages' addresses, kept in the URL's hash so links, reloads and the back button
-// work: #/leaderboard?difficulty=…&rules=…&sort=…, #/player/<name>, #/replay/<id>.
-// Any other address is the game (the start screen or the table).
+// work: #/leaderboard?rules=…&sort=…&difficulty=…&offset=…, #/player/<name>,
+// #/replay/<id>. Any other address is the game (the start screen or the table).
 
+/** The leaderboard's choices besides its rule set (a ranked preset, which the server lists). */
 export const LEADERBOARD_CHOICES = {
+  sort: ["rating", "points", "wins", "best", "win_rate"],
   difficulty: ["all", "easy", "normal", "expert"],
-  rules: ["all", "classic", "ten-card", "single-deal", "traditional", "house"],
-  sort: ["points", "wins", "best", "win_rate"],
 };
 
-/** The leaderboard's filters from an address: known values only, the first by default. */
-function leaderboardQuery(search) {
+/**
+ * The leaderboard's filters from an address: known values only, the first by default
+ * (`presets`: the boards there are; the server lists classic, its default, first),
+ * and the offset of the page of rows.
+ */
+function leaderboardQuery(search, presets) {
   const params = new URLSearchParams(search);
-  const query = {};
+  const query = { rules: presets.includes(params.get("rules")) ? params.get("rules") : presets[0] };
   for (const [key, values] of Object.entries(LEADERBOARD_CHOICES)) {
     query[key] = values.includes(params.get(key)) ? params.get(key) : values[0];
   }
+  const offset = Number(params.get("offset"));
+  query.offset = Number.isSafeInteger(offset) && offset > 0 ? offset : 0;
   return query;
 }
 
 export const href = {
   game: "#/",
-  leaderboard: (query) => (query ? `#/leaderboard?${new URLSearchParams(query)}` : "#/leaderboard"),
+  leaderboard: (query) => {
+    if (!query) return "#/leaderboard";
+    const { offset, ...filters } = query; // the first page's address has no offset
+    return `#/leaderboard?${new URLSearchParams(offset ? query : filters)}`;
+  },
   player: (name) => `#/player/${encodeURIComponent(name)}`,
   replay: (id) => `#/replay/${encodeURIComponent(id)}`,
 };
 
-/** The page an address asks for ({page, query} or {page, arg}); null for the game. */
-export function parseRoute(hash) {
+/** The page an address asks for ({page, query} or {page, arg}); null for the game.
+ * `presets`: the rule sets that have a leaderboard. */
+export function parseRoute(hash, presets) {
   const [path, search = ""] = hash.replace(/^#\/?/, "").split("?");
   const [page, ...rest] = path.split("/");
-  if (page === "leaderboard") return { page, query: leaderboardQuery(search) };
+  if (page === "leaderboard") return { page, query: leaderboardQuery(search, presets) };
   if (page !== "player" && page !== "replay") return null;
   try {
     const arg = decodeURIComponent(rest.join("/"));

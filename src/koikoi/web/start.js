@@ -1,7 +1,8 @@
 // The start screen: the opponent's level, a rule preset with house rules (every field
-// of the rule set, from /api/rules), match length and target score.
+// of the rule set, from /api/rules), match length and target score, and for a
+// signed-in player whose rules can be ranked, a ranked or a friendly match.
 
-import { isRankable, rankingPoints } from "./account.js";
+import { earnsPoints, isRankable, rankingPoints } from "./account.js";
 import { h, icon } from "./dom.js";
 import { date, has, plural, t } from "./i18n.js";
 import { levelName, rulesName } from "./pages.js";
@@ -20,7 +21,7 @@ const GROUPS = [
 const MATCH_FIELDS = ["rounds", "target_score"];
 
 // The screen's choices (kept while the page lives; stored in localStorage by app.js).
-const form = { difficulty: "normal", preset: "classic", values: null, catalog: null };
+const form = { difficulty: "normal", preset: "classic", values: null, catalog: null, ranked: true };
 
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -94,15 +95,16 @@ function control(spec, onChange) {
       h("legend", {}, fieldLabel(spec)), h("div", { class: "rule-choice-list" }, boxes), hint ? h("p", { class: "rule-hint", id: hintId }, hint) : null);
   } else {
     const min = spec.kind === "count" ? 1 : 0;
-    input = h("input", { type: "number", id, inputmode: "numeric", min: String(min), max: "999", step: "1", value: String(value), "aria-describedby": hintId, "data-rule": spec.key });
+    const max = spec.maximum; // the rule set's own bound (/api/rules)
+    input = h("input", { type: "number", id, inputmode: "numeric", min: String(min), max: String(max), step: "1", value: String(value), "aria-describedby": hintId, "data-rule": spec.key });
     // Taken as typed (so Start sees it without leaving the field), tidied on change.
     input.addEventListener("input", () => {
       const n = Number(input.value);
-      if (input.value !== "" && Number.isInteger(n) && n >= min) onChange(spec.key, n);
+      if (input.value !== "" && Number.isInteger(n) && n >= min && n <= max) onChange(spec.key, n);
     });
     input.addEventListener("change", () => {
       const n = Math.floor(Number(input.value));
-      const value = Number.isFinite(n) ? Math.max(min, n) : min;
+      const value = Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;
       input.value = String(value);
       onChange(spec.key, value);
     });
@@ -134,20 +136,46 @@ function inProgress(games, onResume) {
           h("button", { type: "button", class: "btn", "data-testid": "resume-button", onclick: () => onResume(game.id) }, t("start.resume"))))));
 }
 
-/** Whether a win earns ranking points: how many when signed in and the match is a
- * preset as it stands, why not for house rules, a way to sign in for a guest. */
-function rankedNote(user, onSignIn) {
-  if (user && !isRankable(chosenRules())) {
-    return h("p", { class: "ranked-note", "data-testid": "ranked-note" },
-      icon("trophy"), h("span", {}, t("start.friendly")));
+/** What the match will be, as one line under the choice (or in its place). */
+function note(text, { ranked = false, extra = null } = {}) {
+  return h("p", { class: ranked ? "ranked-note is-ranked" : "ranked-note", id: "ranked-note", "data-testid": "ranked-note" },
+    icon("trophy"), h("span", {}, text), extra);
+}
+
+/**
+ * Ranked or friendly. A signed-in player whose rules can be ranked chooses, and the
+ * line below says what the choice means: a rating that moves and the points a win
+ * earns, or neither. Otherwise there is no choice, and the line says why: house rules
+ * or a changed match length are friendly, a guest can sign in.
+ */
+function rankedPart(user, onSignIn, remember) {
+  if (!user) {
+    return h("div", { class: "ranked", id: "ranked-part" },
+      note(t("start.unranked"), { extra: h("button", { type: "button", class: "link-btn", "data-testid": "ranked-sign-in", onclick: onSignIn }, t("ui.sign_in")) }));
   }
-  if (user) {
-    return h("p", { class: "ranked-note is-ranked", "data-testid": "ranked-note" },
-      icon("trophy"), h("span", {}, t("start.ranked", { points: plural("ranking_points", rankingPoints(form.difficulty)) })));
-  }
-  return h("p", { class: "ranked-note", "data-testid": "ranked-note" },
-    icon("trophy"), h("span", {}, t("start.unranked")),
-    h("button", { type: "button", class: "link-btn", "data-testid": "ranked-sign-in", onclick: onSignIn }, t("ui.sign_in")));
+  if (!isRankable(chosenRules())) return h("div", { class: "ranked", id: "ranked-part" }, note(t("start.friendly")));
+  const chosen = () => {
+    if (!form.ranked) return note(t("start.friendly_chosen"));
+    if (!earnsPoints(form.preset)) return note(t("start.ranked_no_points", { rules: rulesName(form.preset) }), { ranked: true });
+    return note(t("start.ranked", { points: plural("ranking_points", rankingPoints(form.difficulty)) }), { ranked: true });
+  };
+  let line = chosen();
+  const options = ["ranked", "friendly"].map((kind) => {
+    const id = `ranked-choice-${kind}`;
+    const input = h("input", { type: "radio", name: "ranked-choice", id, value: kind, checked: form.ranked === (kind === "ranked") });
+    input.addEventListener("change", () => {
+      form.ranked = kind === "ranked";
+      remember();
+      const next = chosen();
+      line.replaceWith(next);
+      line = next;
+    });
+    return h("span", { class: "seg" }, input, h("label", { for: id, "data-testid": id }, t(`match_kind.${kind}`)));
+  });
+  return h("div", { class: "ranked", id: "ranked-part" },
+    h("fieldset", { class: "ranked-choice", "data-testid": "ranked-choice", "aria-describedby": "ranked-note" },
+      h("legend", { class: "sr-only" }, t("start.match_kind")), options),
+    line);
 }
 
 /** Draw the start screen into `container`. */
@@ -158,13 +186,14 @@ export function renderStart(container, options) {
     if (setup && catalog.presets[setup.preset]) {
       form.preset = setup.preset;
       form.difficulty = LEVELS.includes(setup.difficulty) ? setup.difficulty : "normal";
+      form.ranked = setup.ranked !== false;
       form.values = { ...catalog.presets[setup.preset], ...(setup.overrides || {}) };
     } else {
       form.values = { ...catalog.presets.classic };
     }
   }
   const specs = new Map(catalog.fields.map((spec) => [spec.key, spec]));
-  const remember = () => onChange({ difficulty: form.difficulty, preset: form.preset, overrides: chosenRules() });
+  const remember = () => onChange({ difficulty: form.difficulty, preset: form.preset, overrides: chosenRules(), ranked: form.ranked });
   const redraw = () => {
     remember();
     const scroll = container.scrollTop;
@@ -193,7 +222,7 @@ export function renderStart(container, options) {
     badge.hidden = count === 0;
     badge.textContent = count ? plural("changed", count) : "";
     container.querySelector("[data-testid=reset-rules]").disabled = count === 0;
-    container.querySelector("[data-testid=ranked-note]").replaceWith(rankedNote(user, onSignIn));
+    container.querySelector("#ranked-part").replaceWith(rankedPart(user, onSignIn, remember));
     const errors = problems();
     const box = container.querySelector("#start-errors");
     box.hidden = errors.length === 0;
@@ -274,7 +303,8 @@ export function renderStart(container, options) {
     "data-testid": "start-button",
     disabled: errors.length > 0,
     "aria-describedby": errors.length ? "start-errors" : null,
-    onclick: () => onStart(form.difficulty, chosenRules()),
+    // The choice counts only where it was offered; elsewhere the server decides (friendly).
+    onclick: () => onStart(form.difficulty, chosenRules(), user && isRankable(chosenRules()) ? form.ranked : null),
   }, t("start.start"));
 
   container.replaceChildren(
@@ -299,7 +329,7 @@ export function renderStart(container, options) {
         house,
         h("button", { type: "button", class: "link-btn", "data-testid": "rules-help", onclick: () => onHelp("rules") }, t("start.read_rules"))),
       h("div", { class: "form-errors", id: "start-errors", role: "alert", hidden: errors.length === 0 }, errors.map((e) => h("p", {}, e))),
-      rankedNote(user, onSignIn),
+      rankedPart(user, onSignIn, remember),
       h("div", { class: "start-actions" }, start),
       h("p", { class: "start-foot" }, t("start.foot")),
     ),

@@ -1,5 +1,6 @@
 // The end of a round (yaku, points, multiplier) and of the match (totals, winner).
 
+import { currentUser } from "./account.js";
 import { cardButton } from "./cards.js";
 import { h, openModal } from "./dom.js";
 import { num, plural, t } from "./i18n.js";
@@ -97,12 +98,14 @@ export function showRoundSummary({ event, state, view }) {
   });
 }
 
-/** What a finished match meant for the ranking: the points it earned, or why none. */
+/** What a finished match meant for the ranking: the points it earned, or why none
+ * (a friendly match a signed-in player chose or played under house rules, a guest's). */
 function rankingLine(state) {
   if (state.points > 0) {
     return h("p", { class: "summary-ranking is-earned", "data-testid": "points-earned" }, t("summary.points_earned", { points: plural("ranking_points", state.points) }));
   }
-  return state.ranked ? null : h("p", { class: "summary-ranking", "data-testid": "unranked" }, t("summary.unranked"));
+  if (state.ranked) return null;
+  return h("p", { class: "summary-ranking", "data-testid": "unranked" }, t(currentUser() ? "summary.friendly" : "summary.unranked"));
 }
 
 /** The match summary: totals, winner, ranking points, the replay, a new game. */

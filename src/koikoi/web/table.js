@@ -149,6 +149,8 @@ function scorebar(view) {
     h("span", { class: "sb-round", "data-testid": "round" }, t("ui.round_of", { round: view.round, rounds: view.rounds })),
   ];
   if (view.target_score) parts.push(h("span", { class: "sb-target" }, t("ui.target", { points: view.target_score })));
+  // Ranked or friendly, throughout the match: whether its result moves the rating.
+  parts.push(h("span", { class: view.ranked ? "sb-kind is-ranked" : "sb-kind", "data-testid": "match-kind" }, t(view.ranked ? "match_kind.ranked" : "match_kind.friendly")));
   parts.push(h("span", { class: "sb-mult", "data-testid": "multiplier", title: t("ui.multiplier_hint") }, t("ui.multiplier", { n: view.multiplier })));
   return h("div", { class: "scorebar", role: "group", "aria-label": t("ui.scoreboard") }, parts);
 }

@@ -9,7 +9,7 @@ from fastapi import APIRouter, HTTPException, Query
 from koikoi.server import ranking
 from koikoi.server.context import Browser, Parts
 from koikoi.server.games import RANKED_PRESETS, Difficulty
-from koikoi.server.rating import COMPUTER_RATINGS
+from koikoi.server.rating import COMPUTER_RATINGS, RATED_SIGMA
 
 router = APIRouter(prefix="/api", tags=["boards"])
 
@@ -32,7 +32,7 @@ def leaderboard(
             422, f"unknown rule set {rules!r}; use one of {', '.join(RANKED_PRESETS)}"
         )
     with parts.database() as db:
-        rows, you = ranking.leaderboard(
+        rows, you, more = ranking.leaderboard(
             db,
             parts.clock(),
             rules_name=rules,
@@ -49,7 +49,9 @@ def leaderboard(
         "page_size": ranking.BOARD_SIZE,
         "min_matches": ranking.MIN_MATCHES,
         "computer_ratings": {level: round(mu) for level, mu in COMPUTER_RATINGS.items()},
+        "settled_sigma": RATED_SIGMA,
         "rows": rows,
+        "more": more,
         "you": you,
     }
 
