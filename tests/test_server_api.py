@@ -9,12 +9,13 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from koikoi.cards import SLUGS, ids
+from koikoi.cards import SLUGS, cards_from_slugs, ids
 from koikoi.players.baseline import GreedyPlayer
 from koikoi.round import action_to_json
-from koikoi.rules import PRESETS
+from koikoi.rules import PRESETS, RuleSet
 from koikoi.server.games import COMPUTER, GameSession
 from koikoi.server.gamestore import MAX_IN_PROGRESS
+from koikoi.yaku import progress
 from servers import browser, make_app, stored_game
 
 
@@ -105,6 +106,34 @@ def test_a_state_shows_the_table(client: TestClient) -> None:
     assert state["your_turn"]
     assert state["phase"] == "play"
     assert all(set(action) == {"play"} for action in state["legal"])
+
+
+def test_a_state_says_what_each_pile_is_closest_to(client: TestClient) -> None:
+    """Both seats' progress toward yaku, from the two piles the player sees, and
+    nothing else (so it cannot tell a hidden card)."""
+    body = new_game(client, "easy", {"preset": "classic"})
+    seen = 0
+    state = body["state"]
+    rng = random.Random(3)
+    while not state["over"] and seen < 12:
+        response = client.post(
+            f"/api/games/{state['id']}/actions",
+            json={"action": rng.choice(state["legal"]), "version": state["version"]},
+        )
+        state = response.json()["state"]
+        seen += 1
+        piles = [
+            cards_from_slugs([c for cards in pile.values() for c in cards])
+            for pile in state["captured"]
+        ]
+        rules = RuleSet.from_mapping(state["rules"])
+        month = (state["round"] - 1) % 12 + 1
+        expected = [
+            [entry.to_json() for entry in progress(piles[s], piles[1 - s], rules, month)]
+            for s in (0, 1)
+        ]
+        assert state["progress"] == expected
+    assert any(state["progress"])
 
 
 def test_an_illegal_action_is_refused_and_changes_nothing(client: TestClient) -> None:

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from koikoi.cards import FLOWERS, SLUGS, cards_from_slugs
 from koikoi.rules import CLASSIC, PRESETS, Multiplier, RuleSet
-from koikoi.yaku import PileScore, hand_yaku, multiplier, score_pile, scorer_for
+from koikoi.yaku import PileScore, hand_yaku, multiplier, progress, score_pile, scorer_for
 
 # -- cards by name (RULES.md §1) ----------------------------------------------------------
 
@@ -1087,3 +1087,90 @@ def test_the_scorer_matches_the_rules_written_out(
 ) -> None:
     result = scorer_for(rules).score(cards_from_slugs(cards), month)
     assert result == expected_yaku(set(cards), rules, month)
+
+
+# -- progress toward yaku (what the table shows beside each pile) -------------------------
+
+
+def near(own: list[str], theirs: list[str] = (), rules: RuleSet = CLASSIC, month: int = 0) -> Any:
+    found = progress(cards_from_slugs(own), cards_from_slugs(list(theirs)), rules, month)
+    return [entry.to_json() for entry in found]
+
+
+def test_progress_names_the_nearest_yaku_and_what_they_lack() -> None:
+    assert near([CRANE, CURTAIN, "pine-poetry", "plum-poetry"]) == [
+        {"yaku": "sanko", "missing": 1, "points": 5, "kind": "bright", "cards": None},
+        {"yaku": "akatan", "missing": 1, "points": 5, "kind": "ribbon", "cards": ["cherry-poetry"]},
+        {"yaku": "hanami", "missing": 1, "points": 5, "kind": "animal", "cards": [SAKE]},
+    ]
+    # Four ribbons of five: one more of any kind makes tan.
+    four = near([*BLUE[:2], *GRASS[:2]])
+    assert {"yaku": "tan", "missing": 1, "points": 1, "kind": "ribbon", "cards": None} in four
+    assert near([MOON])[0] == {
+        "yaku": "tsukimi",
+        "missing": 1,
+        "points": 5,
+        "kind": "animal",
+        "cards": [SAKE],
+    }
+
+
+def test_progress_leaves_out_what_the_opponent_made_impossible() -> None:
+    assert "akatan" not in [entry["yaku"] for entry in near(POETRY[:2], theirs=[POETRY[2]])]
+    # Only two brights besides the rain man are left: no bright yaku is in reach.
+    brights = near([CRANE, CURTAIN], theirs=[MOON, PHOENIX])
+    assert not {"goko", "shiko", "ame-shiko", "sanko"} & {entry["yaku"] for entry in brights}
+
+
+def test_progress_follows_the_rules_in_play() -> None:
+    def names(found: Any) -> list[str]:
+        return [entry["yaku"] for entry in found]
+
+    assert "tsukimi" not in names(near([MOON], rules=RuleSet.from_mapping({"tsukimi": 0})))
+    cancelled = RuleSet.from_mapping({"viewing_cancelled_by": ["rainman"]})
+    assert not {"tsukimi", "hanami"} & set(names(near([MOON, RAINMAN], rules=cancelled)))
+    assert "tsukimi" in names(near([MOON, RAINMAN]))
+    plain_cup = RuleSet.from_mapping({"sake_cup": "plain"})
+    # Four animals of five: under sake_cup = plain the cup is no animal, so the note
+    # says one more animal, never the cup.
+    tane = near(OTHER_ANIMALS[:4], rules=plain_cup)[0]
+    assert (tane["yaku"], tane["missing"], tane["kind"]) == ("tane", 1, "animal")
+    # Tsukifuda of the round's month only, or of whichever month is nearest.
+    pines = ["pine-crane", "pine-poetry", "pine-plain-1"]
+    assert near(pines, rules=RuleSet.from_mapping({"tsukifuda": 4}), month=1)[0]["yaku"] == (
+        "tsukifuda"
+    )
+    assert near(pines, rules=RuleSet.from_mapping({"tsukifuda": 4}), month=2)[:1] != [
+        {"yaku": "tsukifuda"}
+    ]
+    anywhere = near(pines, rules=RuleSet.from_mapping({"tsukifuda": 4, "tsukifuda_month": "any"}))
+    assert [e["yaku"] for e in anywhere].count("tsukifuda") == 1
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.integers(0, 47), unique=True, max_size=30),
+    st.integers(0, 30),
+    st.sampled_from(sorted(PRESETS)),
+    st.integers(0, 12),
+)
+def test_progress_is_reachable_and_nearest_first(
+    cards: list[int], split: int, preset: str, month: int
+) -> None:
+    """Each entry is a yaku not made yet, at most three, nearest first; where it names
+    the cards it lacks, taking exactly those makes it."""
+    own = sum(1 << card for card in cards[:split])
+    theirs = sum(1 << card for card in cards[split:])
+    rules = PRESETS[preset]
+    scorer = scorer_for(rules)
+    found = progress(own, theirs, rules, month)
+    assert len(found) <= 3
+    assert [entry.missing for entry in found] == sorted(entry.missing for entry in found)
+    made = scorer.score(own, month)
+    for entry in found:
+        assert entry.yaku not in made
+        assert entry.missing >= 1
+        if entry.cards is not None:
+            assert entry.cards & (own | theirs) == 0
+            assert entry.cards.bit_count() == entry.missing
+            assert entry.yaku in scorer.score(own | entry.cards, month)

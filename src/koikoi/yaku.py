@@ -20,6 +20,7 @@ from koikoi.cards import (
     ANIMALS,
     BLUE_RIBBONS,
     BRIGHTS,
+    CARDS,
     CHERRY_CURTAIN,
     GRASS_RIBBONS,
     INOSHIKACHO,
@@ -33,6 +34,9 @@ from koikoi.cards import (
     SAKE_CUP,
     SUSUKI_MOON,
     CardSet,
+    Kind,
+    ids,
+    slugs,
 )
 from koikoi.rules import (
     BestPerCategory,
@@ -76,6 +80,7 @@ _CANCELLER_MASKS = {
     ViewingCanceller.PAULOWNIA: MONTH_MASKS[12],
 }
 _ALL_POETRY_AND_BLUE = POETRY_RIBBONS | BLUE_RIBBONS
+_RIBBON_SETS = {AKATAN, AOTAN, AKATAN_AOTAN, KUSATAN}
 _TSUKIMI = SUSUKI_MOON | SAKE_CUP
 _HANAMI = CHERRY_CURTAIN | SAKE_CUP
 
@@ -245,6 +250,125 @@ class Scorer:
         rules = self.rules
         doubled = bool(rules.double_at) and total >= rules.double_at
         return doubled, multiplier(rules.multiplier, own_calls, opponent_calls)
+
+
+@dataclass(frozen=True, slots=True)
+class Progress:
+    """How far a pile is from a yaku it has not made: ``missing`` more cards, all of
+    ``kind`` when they share one, or exactly ``cards`` when the yaku needs particular
+    ones."""
+
+    yaku: str
+    missing: int
+    points: int
+    kind: Kind | None
+    cards: CardSet | None
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "yaku": self.yaku,
+            "missing": self.missing,
+            "points": self.points,
+            "kind": None if self.kind is None else self.kind.value,
+            "cards": None if self.cards is None else slugs(self.cards),
+        }
+
+
+def progress(
+    own: CardSet, theirs: CardSet, rules: RuleSet, month: int = 0, most: int = 3
+) -> list[Progress]:
+    """The ``most`` yaku nearest to a pile ``own``, nearest first (then the richest):
+    only yaku it has not made and can still make, since a card in the opponent's
+    pile ``theirs`` is a card it will never capture.
+
+    Built from what both seats see (the two piles), so it tells nothing hidden.
+
+    >>> from koikoi.cards import cards_from_slugs
+    >>> from koikoi.rules import PRESETS
+    >>> pile = cards_from_slugs(["pine-crane", "cherry-curtain", "plum-poetry", "pine-poetry"])
+    >>> [(p.yaku, p.missing) for p in progress(pile, 0, PRESETS["classic"])]
+    [('sanko', 1), ('akatan', 1), ('hanami', 1)]
+    """
+    scorer = scorer_for(rules)
+    made = scorer.score(own, month)
+    found = [
+        _progress_toward(key, points, required, group, needed, own, theirs)
+        for key, points, required, group, needed in _goals(rules, scorer, own, made, month)
+        if points and key not in made
+    ]
+    near = [entry for entry in found if entry is not None]
+    near.sort(key=lambda entry: (entry.missing, -entry.points, YAKU_KEYS.index(entry.yaku)))
+    # Tsukifuda of any month is a goal per month: the nearest one stands for them all.
+    nearest = {entry.yaku: entry for entry in reversed(near)}
+    return sorted(nearest.values(), key=near.index)[:most]
+
+
+def _goals(
+    rules: RuleSet, scorer: Scorer, own: CardSet, made: dict[str, int], month: int
+) -> list[tuple[str, int, CardSet, CardSet, int]]:
+    """Each yaku as cards it must hold (``required``) plus ``needed`` cards of
+    ``group``, as the scorer counts them under ``rules``."""
+    others = BRIGHTS & ~RAINMAN
+    goals = [
+        (GOKO, rules.goko, BRIGHTS, 0, 0),
+        (SHIKO, rules.shiko, 0, others, 4),
+        (AME_SHIKO, rules.ame_shiko, RAINMAN, others, 3),
+        (SANKO, rules.sanko, 0, others, 3),
+        (INOSHIKACHO_KEY, rules.inoshikacho, INOSHIKACHO, 0, 0),
+        # A set that suppresses its category's count (best_per_category) keeps it
+        # out of reach once made.
+        (
+            TANE,
+            0 if scorer._best_animals and INOSHIKACHO & ~own == 0 else rules.tane,
+            0,
+            scorer._animals,
+            rules.tane_min,
+        ),
+        (AKATAN, rules.akatan, POETRY_RIBBONS, 0, 0),
+        (AOTAN, rules.aotan, BLUE_RIBBONS, 0, 0),
+        (AKATAN_AOTAN, rules.akatan_aotan, _ALL_POETRY_AND_BLUE, 0, 0),
+        (KUSATAN, rules.kusatan, GRASS_RIBBONS, 0, 0),
+        (
+            TAN,
+            0 if scorer._best_ribbons and made.keys() & _RIBBON_SETS else rules.tan,
+            0,
+            RIBBONS,
+            rules.tan_min,
+        ),
+        (KASU, rules.kasu, 0, scorer._plains, rules.kasu_min),
+    ]
+    if scorer._tsukifuda:
+        months = range(1, MONTH_COUNT + 1) if scorer._tsukifuda_any else [month] if month else []
+        goals += [(TSUKIFUDA, rules.tsukifuda, MONTH_MASKS[m], 0, 0) for m in months]
+    # A canceller already taken rules the viewing yaku out for good; under
+    # with-other-yaku, their own cards are not enough until another yaku is made.
+    alone = not scorer._viewing_needs_other or made.keys() - {TSUKIMI, HANAMI}
+    if scorer._viewing and alone and not own & scorer._viewing_cancel:
+        goals += [(TSUKIMI, rules.tsukimi, _TSUKIMI, 0, 0), (HANAMI, rules.hanami, _HANAMI, 0, 0)]
+    return goals
+
+
+def _progress_toward(
+    key: str,
+    points: int,
+    required: CardSet,
+    group: CardSet,
+    needed: int,
+    own: CardSet,
+    theirs: CardSet,
+) -> Progress | None:
+    if required & theirs or (group & ~theirs).bit_count() < needed:
+        return None  # out of reach
+    lacking = required & ~own
+    short = max(0, needed - (own & group).bit_count())
+    missing = lacking.bit_count() + short
+    if not missing:
+        return None
+    kinds = {CARDS[card].kind for card in ids(lacking)} | (
+        {CARDS[card].kind for card in ids(group)} if short else set()
+    )
+    kind = kinds.pop() if len(kinds) == 1 else None
+    return Progress(key, missing, points, kind, None if group and short else lacking)
 
 
 def multiplier(kind: Multiplier, own_calls: int, opponent_calls: int) -> int:

@@ -20,7 +20,7 @@ from koikoi.server.games import (
     move_event,
     rules_name,
 )
-from koikoi.yaku import multiplier, multipliers, scorer_for
+from koikoi.yaku import multiplier, multipliers, progress, scorer_for
 
 
 def pile_json(cards: int) -> dict[str, list[str]]:
@@ -68,6 +68,14 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "captured": [pile_json(obs.captured[0]), pile_json(obs.captured[1])],
         "yaku": [obs.yaku[0], obs.yaku[1]],
         "yaku_totals": totals,
+        # What each pile is closest to: from both piles alone, which both seats see.
+        "progress": [
+            [
+                entry.to_json()
+                for entry in progress(obs.captured[s], obs.captured[1 - s], rules, obs.month)
+            ]
+            for s in (0, 1)
+        ],
         "calls": list(obs.calls),
         "multiplier": multipliers(rules.multiplier, obs.calls)[HUMAN],
         "opponent_multiplier": multipliers(rules.multiplier, obs.calls)[1 - HUMAN],
