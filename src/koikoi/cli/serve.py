@@ -76,6 +76,14 @@ database_option = click.option(
     show_default=True,
     help="Size of a request's headers; larger ones are refused (431).",
 )
+@click.option(
+    "--log-level",
+    type=click.Choice(["debug", "info", "warning", "error", "critical"]),
+    default="info",
+    show_default=True,
+    help="info: a Common Log Format line per request on standard output; errors, with"
+    " their tracebacks, on standard error at every level.",
+)
 @database_option
 def serve_command(
     host: str,
@@ -87,6 +95,7 @@ def serve_command(
     keep_alive: int,
     max_connections: int,
     max_header_bytes: int,
+    log_level: str,
     database_url: str | None,
 ) -> None:
     """Play koikoi against the computer in the browser (no network needed)."""
@@ -116,7 +125,7 @@ def serve_command(
         port=port,
         limits=limits,
         forwarded_allow_ips=forwarded_allow_ips,
-        log_level="warning",
+        log_level=log_level,
     )
     server = uvicorn.Server(config)
     if not sockets:

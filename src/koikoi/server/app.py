@@ -20,8 +20,10 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi.staticfiles import StaticFiles
+from fastapi_offline import FastAPIOffline
 from sqlalchemy.orm import sessionmaker
 from starlette.exceptions import HTTPException
+from starlette_compress import CompressMiddleware
 
 from koikoi import __version__
 from koikoi.server.accounts import Passwords, Sessions, Throttle, signing_key
@@ -37,6 +39,7 @@ from koikoi.server.boundary import (
 from koikoi.server.context import Services
 from koikoi.server.gamestore import GameStore
 from koikoi.server.routes import accounts, boards, games, site
+from koikoi.server.traffic import AccessLog, HeadAsGet
 from koikoi.store.database import default_url, make_engine, upgrade
 
 # The client is all the project's own files: nothing from elsewhere may run, load or
@@ -103,10 +106,14 @@ def create_app(
         yield
         engine.dispose()
 
-    app = FastAPI(
+    # The API docs with Swagger UI's files from the package, not a CDN: the game and
+    # its docs work with no network.
+    app = FastAPIOffline(
         title="koikoi",
         version=__version__,
         docs_url=DOCS,
+        redoc_url=None,
+        static_url="/api/docs-files",
         openapi_url="/api/openapi.json",
         lifespan=lifespan,
         exception_handlers={
@@ -132,12 +139,17 @@ def create_app(
 
     app.add_middleware(BodyGuard, max_bytes=MAX_BODY_BYTES)
     app.add_middleware(ErrorGuard)
+    # Text answers (the client, catalogs, card pictures, JSON) travel compressed.
+    app.add_middleware(CompressMiddleware, minimum_size=500)
     app.add_middleware(
         ResponseHeaders,
         headers=SECURITY_HEADERS,
-        # The API docs page loads Swagger UI from a CDN, so it goes without the policy.
+        # Swagger UI's page starts itself with an inline script, so it goes without
+        # the policy.
         unless={DOCS: {"Content-Security-Policy"}},
     )
+    app.add_middleware(HeadAsGet)
+    app.add_middleware(AccessLog)
 
     for module, refusals in REFUSALS.items():
         app.include_router(module.router, responses=error_responses(*refusals, *EVERY_ROUTE))

@@ -40,6 +40,7 @@ class ServerConfig(uvicorn.Config):
         *,
         limits: Limits | None = None,
         forwarded_allow_ips: str | None = None,
+        log_level: str = "info",
         **options: Any,
     ) -> None:
         self.limits = limits or Limits()
@@ -51,16 +52,33 @@ class ServerConfig(uvicorn.Config):
             # process, and anyone when the server is reached through no proxy at all.
             proxy_headers=forwarded_allow_ips is not None,
             forwarded_allow_ips=forwarded_allow_ips or "",
-            log_config=log_config(),
+            log_config=log_config(log_level),
+            log_level=log_level,
+            # The app writes its own access log (koikoi.server.traffic), in the
+            # Common Log Format and with the bytes sent.
+            access_log=False,
             **options,
         )
 
 
-def log_config() -> dict[str, Any]:
-    """uvicorn's logging, plus the app's own logger (``koikoi``, where unexpected
-    errors go with their tracebacks) on the same standard-error handler."""
+def log_config(level: str = "info") -> dict[str, Any]:
+    """uvicorn's logging, plus the app's own loggers at ``level``: ``koikoi``, where
+    unexpected errors go with their tracebacks, on uvicorn's standard-error handler,
+    and the access log ``koikoi.access``, one Common Log Format line a request, on
+    standard output."""
     config = copy.deepcopy(LOGGING_CONFIG)
-    config["loggers"]["koikoi"] = {"handlers": ["default"], "level": "INFO"}
+    config["formatters"]["line"] = {"format": "%(message)s"}
+    config["handlers"]["lines"] = {
+        "formatter": "line",
+        "class": "logging.StreamHandler",
+        "stream": "ext://sys.stdout",
+    }
+    config["loggers"]["koikoi"] = {"handlers": ["default"], "level": level.upper()}
+    config["loggers"]["koikoi.access"] = {
+        "handlers": ["lines"],
+        "level": level.upper(),
+        "propagate": False,
+    }
     return config
 
 
