@@ -444,6 +444,13 @@ def test_wins_against_easy_add_up_slowly_and_a_loss_costs_more() -> None:
     assert steps[0] < one_expert_win / 2
     loss = 1800.0 - rated(1800.0, 60.0, "easy", 0.0)[0]
     assert loss > 5 * steps[0]
+    # All along a long series from a new player's rating, each win against easy is
+    # worth less than a win against expert from that same rating would be.
+    mu, sigma = START, START_SIGMA
+    for _ in range(30):
+        easy, expert = rated(mu, sigma, "easy", 1.0), rated(mu, sigma, "expert", 1.0)
+        assert easy[0] - mu < expert[0] - mu
+        mu, sigma = easy
 
 
 def test_a_board_by_rating_shows_settled_ratings_with_ranks_of_their_own(
