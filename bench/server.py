@@ -16,21 +16,19 @@ import argparse
 import json
 import random
 import secrets
-import socket
 import statistics
 import tempfile
-import threading
 import time
 from pathlib import Path
 from typing import Any
 
 import httpx2
-import uvicorn
 from argon2 import PasswordHasher
 from argon2.profiles import CHEAPEST
 from sqlalchemy import create_engine, text
 
 from koikoi.server.app import create_app
+from local_server import serving
 
 
 def measure(database_url: str, matches: int) -> dict[str, Any]:
@@ -39,14 +37,8 @@ def measure(database_url: str, matches: int) -> dict[str, Any]:
         rng=random.Random(1),
         password_hasher=PasswordHasher.from_parameters(CHEAPEST),
     )
-    sock = socket.socket()
-    sock.bind(("127.0.0.1", 0))
-    sock.listen(64)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
     timings: list[float] = []
-    with httpx2.Client(base_url=f"http://127.0.0.1:{sock.getsockname()[1]}") as client:
+    with serving(app) as url, httpx2.Client(base_url=url) as client:
         client.headers["X-CSRF-Token"] = client.get("/api/session").json()["csrf"]
         body = client.post("/api/account", json={"name": "bench", "password": "bench-password"})
         client.headers["X-CSRF-Token"] = body.json()["csrf"]
@@ -62,9 +54,6 @@ def measure(database_url: str, matches: int) -> dict[str, Any]:
         for _ in range(20):
             client.get("/api/leaderboard")
         board_ms = (time.perf_counter() - started) / 20 * 1000
-    server.should_exit = True
-    thread.join()
-    sock.close()
     app.state.services.engine.dispose()
     ordered = sorted(timings)
     return {
