@@ -1092,7 +1092,9 @@ def test_the_scorer_matches_the_rules_written_out(
 # -- progress toward yaku (what the table shows beside each pile) -------------------------
 
 
-def near(own: list[str], theirs: list[str] = (), rules: RuleSet = CLASSIC, month: int = 0) -> Any:
+def near(
+    own: list[str], theirs: Iterable[str] = (), rules: RuleSet = CLASSIC, month: int = 0
+) -> Any:
     found = progress(cards_from_slugs(own), cards_from_slugs(list(theirs)), rules, month)
     return [entry.to_json() for entry in found]
 
