@@ -2,20 +2,23 @@
 
 Every deal is played twice, once from each seat, so luck of the cards cancels out
 within a pair: a pair's game ``k`` and ``k + 1`` share a seed and swap the seats.
-Games run in a ``concurrent.futures`` executor (processes when ``workers > 1``), and
-the results are the same whatever the number of workers.
+Games run in a ``concurrent.futures`` executor (processes when ``workers > 1``) or as
+Ray tasks on a cluster (the ``ray`` extra), both running :func:`play_games`, and the
+results are the same whatever the backend or the number of workers.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import math
+import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import chain, combinations
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from koikoi.match import Match
 from koikoi.players import make_player
@@ -54,7 +57,23 @@ class Outcome:
 
 
 def play_game(game: Game) -> Outcome:
-    """Play one game (in a worker process, so it takes and returns plain data)."""
+    """Play one game, writing its record where ``game.out`` says."""
+    ((outcome, record),) = play_games([game])
+    _write_record(game, record)
+    return outcome
+
+
+def play_games(games: Sequence[Game]) -> list[tuple[Outcome, dict[str, Any] | None]]:
+    """The task every backend runs: some games, each with its record when one is kept.
+
+    It takes and returns plain data and writes nothing, so it runs the same in this
+    process, a worker process or on any node of a Ray cluster; the caller writes the
+    records, on the machine that asked for them.
+    """
+    return [_play(game) for game in games]
+
+
+def _play(game: Game) -> tuple[Outcome, dict[str, Any] | None]:
     seats = [game.a, game.b] if game.a_seat == 0 else [game.b, game.a]
     players = [
         make_player(name, game.seed + seat, **game.options.get(name, {}))
@@ -65,17 +84,22 @@ def play_game(game: Game) -> Outcome:
     else:
         match = Match(game.rules, game.seed)
     play_out(match, players)
-    if game.out is not None:
-        Path(game.out).write_text(json.dumps(Record.from_match(match).to_json()) + "\n")
+    record = None if game.out is None else Record.from_match(match).to_json()
     a, b = game.a_seat, 1 - game.a_seat
     winner = None if match.winner is None else ("a" if match.winner == a else "b")
-    return Outcome(
+    outcome = Outcome(
         game.a,
         game.b,
         winner,
         tuple(result.points[a] for result in match.results),
         tuple(result.points[b] for result in match.results),
     )
+    return outcome, record
+
+
+def _write_record(game: Game, record: dict[str, Any] | None) -> None:
+    if game.out is not None and record is not None:
+        Path(game.out).write_text(json.dumps(record) + "\n")
 
 
 def schedule(
@@ -107,15 +131,87 @@ def schedule(
     return plan
 
 
-def run(games: Sequence[Game], workers: int = 1) -> Iterator[Outcome]:
-    """Play the games, yielding outcomes in schedule order."""
-    if workers <= 1:
-        yield from map(play_game, games)
-        return
+Backend = Literal["process", "ray"]
+BACKENDS: tuple[Backend, ...] = ("process", "ray")
+
+
+class BackendError(RuntimeError):
+    """A backend that cannot run: Ray missing, or a cluster that cannot be joined."""
+
+
+def run(
+    games: Sequence[Game],
+    workers: int = 1,
+    *,
+    backend: Backend = "process",
+    address: str | None = None,
+) -> Iterator[Outcome]:
+    """Play the games, yielding outcomes in schedule order (records written as they come).
+
+    ``backend="ray"`` joins the Ray cluster at ``address`` (or ``RAY_ADDRESS``), or
+    starts a local instance with ``workers`` CPUs; a Ray already initialised in this
+    process is used as it is.
+    """
+    if backend == "ray":
+        played = _run_ray(games, workers, address)
+    elif workers <= 1:
+        played = (play_games([game]) for game in games)
+    else:
+        played = _run_processes(games, workers)
+    for game, (outcome, record) in zip(games, chain.from_iterable(played), strict=True):
+        _write_record(game, record)
+        yield outcome
+
+
+def _chunks(games: Sequence[Game], workers: int) -> list[Sequence[Game]]:
+    # Big enough to amortise sending a task, small enough to keep every worker busy
+    # to the end and the progress bar moving.
+    size = max(1, min(16, len(games) // (workers * 8)))
+    return [games[start : start + size] for start in range(0, len(games), size)]
+
+
+def _run_processes(
+    games: Sequence[Game], workers: int
+) -> Iterator[list[tuple[Outcome, dict[str, Any] | None]]]:
     executor: Executor
     with ProcessPoolExecutor(max_workers=workers) as executor:
-        chunk = max(1, min(16, len(games) // (workers * 8)))
-        yield from executor.map(play_game, games, chunksize=chunk)
+        yield from executor.map(play_games, _chunks(games, workers))
+
+
+def _run_ray(
+    games: Sequence[Game], workers: int, address: str | None
+) -> Iterator[list[tuple[Outcome, dict[str, Any] | None]]]:
+    try:
+        import ray
+    except ImportError:
+        raise BackendError("--backend ray needs Ray: pip install 'koikoi[ray]'") from None
+    # ray.init reads RAY_ADDRESS too, but a local start must know it is not joining.
+    address = address or os.environ.get("RAY_ADDRESS") or None
+    started = not ray.is_initialized()
+    if started:
+        try:
+            ray.init(
+                address=address,
+                # A local instance gets the CPUs asked for; a cluster has its own.
+                num_cpus=None if address else workers,
+                include_dashboard=False,
+                logging_level=logging.WARNING,
+            )
+        except Exception as error:  # Ray raises many kinds for a cluster it cannot reach
+            where = f"the Ray cluster at {address!r}" if address else "a local Ray instance"
+            raise BackendError(f"cannot start or join {where}: {error}") from None
+    try:
+        task = ray.remote(play_games)
+        resources = ray.cluster_resources()  # type: ignore[no-untyped-call]  # untyped in Ray
+        cpus = max(1, int(resources.get("CPU", 1)))
+        # Submitted all at once, collected in order: Ray schedules them across the
+        # cluster while the results come back in schedule order.
+        pending = [task.remote(chunk) for chunk in _chunks(games, cpus)]
+        for reference in pending:
+            yield ray.get(reference)
+    finally:
+        if started:
+            ray.shutdown()
 
 
 @dataclass

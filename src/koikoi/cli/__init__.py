@@ -9,6 +9,7 @@ import click
 from koikoi import __version__
 from koikoi.cli.common import fail
 from koikoi.cli.games import replay_command, simulate_command
+from koikoi.cli.play import play_command, watch_command
 from koikoi.cli.rules import rules_command
 from koikoi.cli.score import score_command
 from koikoi.cli.serve import db_command, serve_command
@@ -26,6 +27,8 @@ cli.add_command(rules_command)
 cli.add_command(replay_command)
 cli.add_command(simulate_command)
 cli.add_command(tournament_command)
+cli.add_command(play_command)
+cli.add_command(watch_command)
 cli.add_command(serve_command)
 cli.add_command(db_command)
 

@@ -20,7 +20,17 @@ from koikoi.cli.common import (
     player_names,
     rules_options,
 )
-from koikoi.tournament import PairResult, elo_ratings, round_robin, run, schedule, tally
+from koikoi.tournament import (
+    BACKENDS,
+    Backend,
+    BackendError,
+    PairResult,
+    elo_ratings,
+    round_robin,
+    run,
+    schedule,
+    tally,
+)
 
 
 def _pairs(value: str) -> list[tuple[str, str]]:
@@ -71,7 +81,15 @@ def plot_ladder(elo: dict[str, float], path: Path, title: str, *, as_json: bool)
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
 @click.option(
     "--workers", type=click.IntRange(min=1), default=os.cpu_count() or 1,
-    show_default="all cores", help="Processes to play in.",
+    show_default="all cores", help="Processes to play in (CPUs of a local Ray instance).",
+)  # fmt: skip
+@click.option(
+    "--backend", type=click.Choice(BACKENDS), default="process", show_default=True,
+    help="A process pool on this machine, or Ray tasks (the ray extra).",
+)  # fmt: skip
+@click.option(
+    "--address", metavar="HOST:PORT",
+    help="With --backend ray: join this Ray cluster (default: RAY_ADDRESS, else a local one).",
 )  # fmt: skip
 @click.option("--budget-ms", type=click.FloatRange(min=1), help="Expert: wall-clock cap per move.")
 @click.option("--rollouts", type=click.IntRange(min=1), help="Expert: rollouts per move.")
@@ -89,6 +107,8 @@ def tournament_command(
     rounds: int | None,
     seed: int,
     workers: int,
+    backend: Backend,
+    address: str | None,
     budget_ms: float | None,
     rollouts: int | None,
     out: Path | None,
@@ -110,6 +130,8 @@ def tournament_command(
     if not pairs or same:
         given = same or players_text or pairs_text
         fail(f"a tournament needs pairs of two different players, not {given!r}", as_json=as_json)
+    if address is not None and backend != "ray":
+        fail("--address joins a Ray cluster: give it with --backend ray", as_json=as_json)
     rules = load_rules(rules_spec, assignments, as_json=as_json)
     expert: dict[str, Any] = {}
     if budget_ms is not None:
@@ -126,7 +148,11 @@ def tournament_command(
     )  # fmt: skip
     with Progress(disable=as_json, transient=True) as progress:
         task = progress.add_task("playing", total=len(games))
-        results = tally(run(games, workers), lambda: progress.advance(task))
+        outcomes = run(games, workers, backend=backend, address=address)
+        try:
+            results = tally(outcomes, lambda: progress.advance(task))
+        except BackendError as error:
+            fail(str(error), as_json=as_json)
     elo = elo_ratings(results)
     summary = {
         "rules": rules.to_mapping(),
