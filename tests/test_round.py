@@ -8,8 +8,10 @@ every step, so a scenario that stops meaning what it says fails loudly.
 from __future__ import annotations
 
 import dataclasses
+import pickle
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from enum import Enum
 from typing import Any
 
 import pytest
@@ -34,6 +36,7 @@ from koikoi.round import (
     STOPPED,
     DealError,
     IllegalActionError,
+    Observation,
     Phase,
     Round,
     action_from_json,
@@ -1135,6 +1138,48 @@ OBSERVATION_FIELDS = {
 }
 
 
+def reachable(root: object) -> Iterator[tuple[str, object]]:
+    """Every object an attribute path from ``root`` reaches, with the path: through
+    slots (private ones too), instance dicts, and the items of containers."""
+    seen: set[int] = set()
+    stack: list[tuple[str, object]] = [("obs", root)]
+    while stack:
+        path, value = stack.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        yield path, value
+        if isinstance(value, (type, Enum, str, bytes, int, float)) or value is None:
+            continue
+        if isinstance(value, dict):
+            stack.extend((f"{path}[{key!r}]", item) for key, item in value.items())
+            stack.extend((f"{path} key", key) for key in value)
+        elif isinstance(value, (tuple, list, set, frozenset)):
+            stack.extend((f"{path}[{index}]", item) for index, item in enumerate(value))
+        else:
+            slots = [n for cls in type(value).__mro__ for n in getattr(cls, "__slots__", ())]
+            stack.extend((f"{path}.{n}", getattr(value, n)) for n in slots if hasattr(value, n))
+            stack.extend(
+                (f"{path}.{n}", item) for n, item in getattr(value, "__dict__", {}).items()
+            )
+
+
+def check_no_path_to_hidden(game: Round, seat: int, obs: Observation) -> None:
+    """Nothing reachable from ``obs`` is the round, a mutable part of it, the opponent's
+    hand or the stock order."""
+    opponent = game.hands[1 - seat]
+    stock_set = sum(1 << card for card in game.stock_left)
+    # Small card sets could equal a count by chance; the bigger ones cannot.
+    hidden_sets = {cards for cards in (opponent, stock_set) if cards >= 1 << 16}
+    for path, value in reachable(obs):
+        assert not isinstance(value, (Round, list)), path
+        assert value is not game.stock, path
+        if isinstance(value, int):
+            assert value not in hidden_sets, path
+        if isinstance(value, tuple) and len(game.stock_left) >= 3:
+            assert value != game.stock_left, path
+
+
 def check_observation(game: Round, seat: int) -> None:
     obs = game.observation(seat)
     opponent = game.hands[1 - seat]
@@ -1152,8 +1197,13 @@ def check_observation(game: Round, seat: int) -> None:
     for event in obs.history:
         assert not hidden >> event.card & 1
         assert event.captured & hidden == 0
-    # Every field is one of these; a new one must be checked here before it passes.
-    assert {f.name for f in dataclasses.fields(obs)} == OBSERVATION_FIELDS
+    # Every attribute is one of these; a new one must be checked here before it passes.
+    public = {name for name in dir(obs) if not name.startswith("_")}
+    assert public == OBSERVATION_FIELDS | {"unseen", "to_move"}
+    check_no_path_to_hidden(game, seat, obs)
+    for name in public:
+        getattr(obs, name)  # the lazy attributes, now computed and stored
+    check_no_path_to_hidden(game, seat, obs)
     if game.turn == seat and not game.is_over:
         assert obs.legal_actions == tuple(game.legal_actions())
     else:
@@ -1171,6 +1221,33 @@ def test_observations_never_show_hidden_cards(preset: str) -> None:
             if game.is_over:
                 break
             game.apply(rng.choice(game.legal_actions()))
+
+
+def test_the_walk_finds_a_path_to_hidden_cards() -> None:
+    """The check above notices a reference to the round or its hidden parts."""
+    game = Round.deal(CLASSIC, 3, 0)
+    leaks = [game, game.hands, (game.hands[1],), {"order": game.stock_left}, game.stock]
+    for leak in leaks:
+        obs = game.observation(0)
+        object.__setattr__(obs, "match", leak)  # what a careless change could store
+        with pytest.raises(AssertionError):
+            check_no_path_to_hidden(game, 0, obs)
+
+
+def test_observations_are_read_only_values() -> None:
+    game = Round.deal(CLASSIC, 5, 1)
+    random_actions(game, random.Random(5), 6)
+    obs = game.observation(game.turn)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        obs.hand = 0
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        del obs.field
+    # Built in full, it equals the lazy one; copies and pickles are equal too.
+    given = Observation(**{name: getattr(obs, name) for name in OBSERVATION_FIELDS})
+    assert given == obs
+    assert pickle.loads(pickle.dumps(obs)) == obs
+    assert obs != game.observation(1 - game.turn)
+    assert repr(obs).startswith(f"Observation(seat={game.turn}, rules=RuleSet(")
 
 
 @pytest.mark.parametrize("seed", range(30))

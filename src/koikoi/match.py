@@ -17,8 +17,18 @@ from __future__ import annotations
 import random
 
 from koikoi.cards import MONTH_OF
-from koikoi.round import Action, MatchView, Observation, Round, RoundResult, shuffled_deck
+from koikoi.round import (
+    Action,
+    MatchView,
+    Observation,
+    Phase,
+    Round,
+    RoundResult,
+    shuffled_deck,
+)
 from koikoi.rules import DrawDealer, FirstDealer, NextDealer, RuleSet
+
+_OVER = Phase.OVER
 
 
 def month_of_round(round_number: int) -> int:
@@ -52,17 +62,16 @@ class Match:
 
     seed: int | None
     """The seed every deal is shuffled from; None for a given deal."""
-    deal: dict[str, object] | None
-    """The given deal in record form; None for a seeded match."""
 
     def __init__(self, rules: RuleSet, seed: int) -> None:
-        self._begin(rules, seed, random.Random(seed))
+        rng = random.Random(seed)
+        self._begin(rules, seed, rng)
         if rules.first_dealer is FirstDealer.SEAT_0:
             dealer = 0
         elif rules.first_dealer is FirstDealer.CARD_DRAW:
-            dealer = draw_for_dealer(self._rng)
+            dealer = draw_for_dealer(rng)
         else:
-            dealer = self._rng.randrange(2)
+            dealer = rng.randrange(2)
         self.round = self._deal(dealer)
         self._book_if_over()
 
@@ -73,22 +82,27 @@ class Match:
         ``Match.single(Round.from_deal(...))`` is the match of a given-deal record.
         """
         game = object.__new__(cls)
-        game._begin(round.rules, None, random.Random(0))
+        game._begin(round.rules, None, None)
         game.round = round
-        game.deal = round.deal_json()
         game._book_if_over()
         return game
 
-    def _begin(self, rules: RuleSet, seed: int | None, rng: random.Random) -> None:
+    def _begin(self, rules: RuleSet, seed: int | None, rng: random.Random | None) -> None:
         self.rules = rules
         self.seed = seed
-        self.deal = None
-        self._rng = rng
+        self._rng = rng  # None: a given deal, which deals nothing more
         self.results: list[RoundResult] = []
         self.totals = [0, 0]
         self.actions: list[Action] = []
+        self._view: MatchView | None = None
 
     # -- state -------------------------------------------------------------------------
+
+    @property
+    def deal(self) -> dict[str, object] | None:
+        """The given deal in record form; None for a seeded match."""
+        # Built when asked for (by records): most simulated deals are never recorded.
+        return None if self._rng is not None else self.round.deal_json()
 
     @property
     def round_number(self) -> int:
@@ -97,7 +111,8 @@ class Match:
 
     @property
     def is_over(self) -> bool:
-        return self.round.is_over and not self._continues()
+        # The phase, not Round.is_over: a simulation asks before every move.
+        return self.round.phase is _OVER and not self._continues()
 
     @property
     def winner(self) -> int | None:
@@ -107,12 +122,16 @@ class Match:
         return 0 if self.totals[0] > self.totals[1] else 1
 
     def view(self) -> MatchView:
-        return MatchView(
-            round_number=self.round_number,
-            rounds=1 if self.deal is not None else self.rules.rounds,
-            totals=(self.totals[0], self.totals[1]),
-            target_score=0 if self.deal is not None else self.rules.target_score,
-        )
+        """The match around the current round (one view, shared until a round is booked)."""
+        if self._view is None:
+            given = self._rng is None
+            self._view = MatchView(
+                round_number=self.round_number,
+                rounds=1 if given else self.rules.rounds,
+                totals=(self.totals[0], self.totals[1]),
+                target_score=0 if given else self.rules.target_score,
+            )
+        return self._view
 
     def observation(self, seat: int) -> Observation:
         return self.round.observation(seat, self.view())
@@ -128,12 +147,14 @@ class Match:
 
     def apply(self, action: Action) -> None:
         """Apply an action of the current round; when it ends, book it and deal on."""
-        self.round.apply(action)
+        game = self.round
+        game.apply(action)
         self.actions.append(action)
-        self._book_if_over()
+        if game.phase is _OVER:
+            self._book_if_over()
 
     def _continues(self) -> bool:
-        if self.deal is not None:
+        if self._rng is None:
             return False
         target = self.rules.target_score
         if target and max(self.totals) >= target:
@@ -148,6 +169,7 @@ class Match:
             self.results.append(result)
             self.totals[0] += result.points[0]
             self.totals[1] += result.points[1]
+            self._view = None
             if not self._continues():
                 return
             self.round = self._deal(self._next_dealer(result))
@@ -161,5 +183,6 @@ class Match:
         return 1 - dealer
 
     def _deal(self, dealer: int) -> Round:
+        assert self._rng is not None
         month = month_of_round(len(self.results) + 1)
         return Round.deal(self.rules, self._rng, dealer, month)

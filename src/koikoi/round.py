@@ -25,11 +25,11 @@ from __future__ import annotations
 import math
 import random
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import FrozenInstanceError, dataclass
 from enum import Enum
 from functools import lru_cache
-from operator import itemgetter
-from typing import Any, NamedTuple
+from operator import attrgetter, itemgetter
+from typing import Any, NamedTuple, cast
 
 from koikoi.cards import (
     ALL_CARDS,
@@ -195,14 +195,37 @@ class MatchView:
         return self.rounds - self.round_number
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """Everything one seat may know, and nothing it may not.
+class _ObservationSlots:
+    """The storage of an :class:`Observation`, writable only while one is being built.
 
-    Never the opponent's hand (only its size) nor the stock order (only its size).
-    ``decided`` holds each player's yaku at their last koi-koi (None before any): it
-    decides when the stop-or-koi-koi choice reopens.
+    :meth:`Round.observation` fills a bare instance with plain slot stores and then
+    makes it an ``Observation``: several times cheaper than the ``object.__setattr__`` per
+    field that a frozen class needs, and an observation is built for every decision.
     """
+
+    __slots__ = (
+        "_events",
+        "_history",
+        "_legal_actions",
+        "_scorer",
+        "_yaku",
+        "calls",
+        "captured",
+        "dealer",
+        "decided",
+        "field",
+        "hand",
+        "match",
+        "month",
+        "opponent_hand_size",
+        "pending_card",
+        "phase",
+        "result",
+        "rules",
+        "seat",
+        "stock_size",
+        "turn",
+    )
 
     seat: int
     rules: RuleSet
@@ -216,13 +239,110 @@ class Observation:
     captured: tuple[CardSet, CardSet]
     stock_size: int
     pending_card: int | None
-    legal_actions: tuple[Action, ...]
     calls: tuple[int, int]
-    yaku: tuple[dict[str, int], dict[str, int]]
     decided: tuple[dict[str, int] | None, dict[str, int] | None]
-    history: tuple[Event, ...]
     result: RoundResult | None
-    match: MatchView | None = None
+    match: MatchView | None
+    # Public snapshots from which the lazy attributes are computed on first read (None:
+    # not yet), since most players never read most of them.
+    _scorer: Scorer
+    _events: tuple[tuple[int, str, int, CardSet], ...]
+    _legal_actions: tuple[Action, ...] | None
+    _yaku: tuple[dict[str, int], dict[str, int]] | None
+    _history: tuple[Event, ...] | None
+
+
+class Observation(_ObservationSlots):
+    """Everything one seat may know, and nothing it may not.
+
+    Never the opponent's hand (only its size) nor the stock order (only its size), and
+    no reference to the round: only copies of its public parts. ``decided`` holds each
+    player's yaku at their last koi-koi (None before any): it decides when the
+    stop-or-koi-koi choice reopens. ``legal_actions``, ``yaku`` and ``history`` are
+    computed when first read. Observations are read-only and compare by what they show.
+    """
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        seat: int,
+        rules: RuleSet,
+        phase: Phase,
+        turn: int,
+        dealer: int,
+        month: int,
+        hand: CardSet,
+        opponent_hand_size: int,
+        field: CardSet,
+        captured: tuple[CardSet, CardSet],
+        stock_size: int,
+        pending_card: int | None,
+        legal_actions: tuple[Action, ...],
+        calls: tuple[int, int],
+        yaku: tuple[dict[str, int], dict[str, int]],
+        decided: tuple[dict[str, int] | None, dict[str, int] | None],
+        history: tuple[Event, ...],
+        result: RoundResult | None,
+        match: MatchView | None = None,
+    ) -> None:
+        """A view given in full (for tests and tools; rounds build theirs lazily)."""
+        given = {
+            "seat": seat,
+            "rules": rules,
+            "phase": phase,
+            "turn": turn,
+            "dealer": dealer,
+            "month": month,
+            "hand": hand,
+            "opponent_hand_size": opponent_hand_size,
+            "field": field,
+            "captured": captured,
+            "stock_size": stock_size,
+            "pending_card": pending_card,
+            "calls": calls,
+            "decided": decided,
+            "result": result,
+            "match": match,
+            "_scorer": scorer_for(rules),
+            "_events": history,
+            "_legal_actions": legal_actions,
+            "_yaku": yaku,
+            "_history": history,
+        }
+        for name, value in given.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def legal_actions(self) -> tuple[Action, ...]:
+        """This seat's legal actions; none while the other seat is to move."""
+        legal = self._legal_actions
+        if legal is None:
+            legal = ()
+            if self.turn == self.seat and self.phase is not _OVER:
+                pending = -1 if self.pending_card is None else self.pending_card
+                legal = tuple(_legal_moves(self.phase, self.rules, self.hand, self.field, pending))
+            object.__setattr__(self, "_legal_actions", legal)
+        return legal
+
+    @property
+    def yaku(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Each seat's yaku from its captured cards (hand yaku not included)."""
+        yaku = self._yaku
+        if yaku is None:
+            score = self._scorer.score
+            yaku = (score(self.captured[0], self.month), score(self.captured[1], self.month))
+            object.__setattr__(self, "_yaku", yaku)
+        return yaku
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """The cards that went down so far, in order."""
+        history = self._history
+        if history is None:
+            history = tuple(map(Event._make, self._events))
+            object.__setattr__(self, "_history", history)
+        return history
 
     @property
     def unseen(self) -> CardSet:
@@ -235,6 +355,68 @@ class Observation:
     @property
     def to_move(self) -> bool:
         return bool(self.legal_actions)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Observation):
+            return NotImplemented
+        return bool(_shown(self) == _shown(other))
+
+    __hash__ = None  # type: ignore[assignment]  # yaku dicts are not hashable
+
+    def __repr__(self) -> str:
+        shown = zip(_SHOWN, _shown(self), strict=True)
+        return f"Observation({', '.join(f'{name}={value!r}' for name, value in shown)})"
+
+    def __reduce__(self) -> tuple[type[Observation], tuple[object, ...]]:
+        return Observation, _shown(self)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+
+_SHOWN = (
+    "seat",
+    "rules",
+    "phase",
+    "turn",
+    "dealer",
+    "month",
+    "hand",
+    "opponent_hand_size",
+    "field",
+    "captured",
+    "stock_size",
+    "pending_card",
+    "legal_actions",
+    "calls",
+    "yaku",
+    "decided",
+    "history",
+    "result",
+    "match",
+)
+"""The public attributes of an observation, in its constructor's order."""
+_shown = attrgetter(*_SHOWN)
+
+
+def _legal_moves(
+    phase: Phase, rules: RuleSet, hand: CardSet, field: CardSet, pending: int
+) -> list[Action]:
+    """The mover's legal actions, from what the mover sees (shared by rounds and views)."""
+    if phase is _PLAY:
+        if rules.forced_capture:
+            matching = [c for c in ids(hand) if field & MONTH_MASK_OF[c]]
+            if matching:
+                return matching
+        return ids(hand)
+    if phase is _DECISION:
+        return [KOIKOI, STOP]
+    if phase is _OVER:
+        return []
+    return [CAPTURE_BASE + c for c in ids(field & MONTH_MASK_OF[pending])]
 
 
 def _field_redeals(field: CardSet, rules: RuleSet) -> bool:
@@ -294,7 +476,7 @@ class Round:
     _turn_start: CardSet
     _pending: int
     _pending_yaku: dict[str, int] | None
-    _baseline: list[dict[str, int] | None]
+    _baseline: tuple[dict[str, int] | None, dict[str, int] | None]
     _dealt: tuple[CardSet, CardSet, CardSet]
 
     # -- building ----------------------------------------------------------------------
@@ -400,7 +582,7 @@ class Round:
         game.result = None
         game._pending = -1
         game._pending_yaku = None
-        game._baseline = [None, None]
+        game._baseline = (None, None)
         game._dealt = (hands[0], hands[1], field)
         both = holders[0] and holders[1]
         if (holders[0] or holders[1]) and not (
@@ -430,7 +612,7 @@ class Round:
         other.result = self.result
         other._pending = self._pending
         other._pending_yaku = self._pending_yaku
-        other._baseline = self._baseline.copy()
+        other._baseline = self._baseline
         other._dealt = self._dealt
         return other
 
@@ -465,29 +647,32 @@ class Round:
         }
 
     def observation(self, seat: int, match: MatchView | None = None) -> Observation:
-        """What ``seat`` may know now, and all it needs to decide (never hidden cards)."""
-        to_move = self.turn == seat and self.phase is not _OVER
-        return Observation(
-            seat=seat,
-            rules=self.rules,
-            phase=self.phase,
-            turn=self.turn,
-            dealer=self.dealer,
-            month=self.month,
-            hand=self.hands[seat],
-            opponent_hand_size=self.hands[1 - seat].bit_count(),
-            field=self.field,
-            captured=(self.captured[0], self.captured[1]),
-            stock_size=len(self.stock) - self._stock_pos,
-            pending_card=self.pending_card,
-            legal_actions=tuple(self.legal_actions()) if to_move else (),
-            calls=(self.calls[0], self.calls[1]),
-            yaku=(self.yaku(0), self.yaku(1)),
-            decided=(self._baseline[0], self._baseline[1]),
-            history=tuple(Event._make(event) for event in self.history),
-            result=self.result,
-            match=match,
-        )
+        """What ``seat`` may know now, and all it needs to decide (never hidden cards).
+
+        Cheap: copies of the public state, with the rest computed if it is read.
+        """
+        obs = object.__new__(_ObservationSlots)
+        obs.seat = seat
+        obs.rules = self.rules
+        obs.phase = phase = self.phase
+        obs.turn = self.turn
+        obs.dealer = self.dealer
+        obs.month = self.month
+        obs.hand = self.hands[seat]
+        obs.opponent_hand_size = self.hands[1 - seat].bit_count()
+        obs.field = self.field
+        obs.captured = (self.captured[0], self.captured[1])
+        obs.stock_size = len(self.stock) - self._stock_pos
+        obs.pending_card = self._pending if phase is _HAND_CHOICE or phase is _DRAW_CHOICE else None
+        obs.calls = (self.calls[0], self.calls[1])
+        obs.decided = self._baseline
+        obs.result = self.result
+        obs.match = match
+        obs._scorer = self._scorer
+        obs._events = tuple(self.history)
+        obs._legal_actions = obs._yaku = obs._history = None
+        obs.__class__ = Observation
+        return cast(Observation, obs)
 
     @classmethod
     def from_observation(
@@ -528,12 +713,12 @@ class Round:
         game.calls = list(obs.calls)
         game.turn = obs.turn
         game.phase = obs.phase
-        game.history = [(e.seat, e.source, e.card, e.captured) for e in obs.history]
+        game.history = list(obs._events)
         game.hand_yaku = ({}, {})
         game.result = obs.result
         game._pending = -1 if obs.pending_card is None else obs.pending_card
         game._pending_yaku = obs.yaku[obs.turn] if obs.phase is _DECISION else None
-        game._baseline = list(obs.decided)
+        game._baseline = obs.decided
         # Mid-turn, the pending choice is sure to capture, so the pile as it stands
         # serves as the turn's starting point.
         game._turn_start = obs.captured[obs.turn]
@@ -541,20 +726,9 @@ class Round:
         return game
 
     def legal_actions(self) -> list[Action]:
-        phase = self.phase
-        if phase is _PLAY:
-            hand = self.hands[self.turn]
-            if self.rules.forced_capture:
-                field = self.field
-                matching = [c for c in ids(hand) if field & MONTH_MASK_OF[c]]
-                if matching:
-                    return matching
-            return ids(hand)
-        if phase is _DECISION:
-            return [KOIKOI, STOP]
-        if phase is _OVER:
-            return []
-        return [CAPTURE_BASE + c for c in ids(self.field & MONTH_MASK_OF[self._pending])]
+        return _legal_moves(
+            self.phase, self.rules, self.hands[self.turn], self.field, self._pending
+        )
 
     # -- moves -------------------------------------------------------------------------
 
@@ -600,7 +774,13 @@ class Round:
                 self._end_turn(seat)
         elif phase is _DECISION and action == KOIKOI and type(action) is int:
             self.calls[seat] += 1
-            self._baseline[seat] = self._pending_yaku
+            baseline = self._baseline
+            # A tuple, replaced rather than changed, so observations can share it.
+            self._baseline = (
+                (self._pending_yaku, baseline[1])
+                if seat == 0
+                else (baseline[0], self._pending_yaku)
+            )
             self._pending_yaku = None
             self._next_turn(seat)
         elif phase is _DECISION and action == STOP and type(action) is int:

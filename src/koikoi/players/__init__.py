@@ -15,7 +15,7 @@ import difflib
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from koikoi.players.baseline import GreedyPlayer, RandomPlayer
+from koikoi.players.baseline import GreedyPlayer, RandomPlayer, Seed
 from koikoi.players.expert import ExpertPlayer
 from koikoi.players.heuristic import EasyPlayer, NormalPlayer
 from koikoi.round import Action, Observation
@@ -36,15 +36,18 @@ PLAYERS: dict[str, Callable[..., Player]] = {
     "normal": NormalPlayer,
     "expert": ExpertPlayer,
 }
-"""Player factories by name; each takes a seed (the expert also a think budget)."""
+"""Player factories by name; each takes a seed or a generator (the expert a budget too)."""
 
 
 class UnknownPlayerError(ValueError):
     pass
 
 
-def make_player(name: str, seed: int, **options: Any) -> Player:
-    """A player by name; ``options`` go to its factory (``budget_ms`` for the expert)."""
+def make_player(name: str, seed: Seed, **options: Any) -> Player:
+    """A player by name; ``options`` go to its factory (``budget_ms`` for the expert).
+
+    ``seed`` is an int, or a ``random.Random`` to draw from (it may be shared).
+    """
     try:
         factory = PLAYERS[name]
     except KeyError:

@@ -8,17 +8,27 @@ from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
 from koikoi.round import CAPTURE_BASE, STOP, Action, Observation, Phase
 from koikoi.yaku import scorer_for
 
+Seed = int | random.Random
+"""What a player is built from: a seed, or a generator it shares (with the other seat
+of a simulated game, say: seeding one costs about a twentieth of a random round)."""
+
+
+def generator(seed: Seed) -> random.Random:
+    return seed if isinstance(seed, random.Random) else random.Random(seed)
+
 
 class RandomPlayer:
     """Picks uniformly among the legal actions."""
 
     name = "random"
 
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
+    def __init__(self, seed: Seed) -> None:
+        self._random = generator(seed).random
 
     def choose(self, observation: Observation) -> Action:
-        return self._rng.choice(observation.legal_actions)
+        legal = observation.legal_actions
+        # A third of the cost of random.choice; its bias, parts in 2**53, cannot show.
+        return legal[int(self._random() * len(legal))]
 
 
 class GreedyPlayer:
@@ -31,7 +41,7 @@ class GreedyPlayer:
 
     name = "greedy"
 
-    def __init__(self, seed: int) -> None:
+    def __init__(self, seed: Seed) -> None:
         del seed  # deterministic; the seed keeps the factory signature common
 
     def choose(self, observation: Observation) -> Action:

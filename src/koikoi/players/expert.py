@@ -21,6 +21,7 @@ import time
 from collections.abc import Callable
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
+from koikoi.players.baseline import Seed, generator
 from koikoi.players.heuristic import open_yaku
 from koikoi.round import (
     CAPTURE_BASE,
@@ -143,9 +144,9 @@ class ExpertPlayer:
     name = "expert"
 
     def __init__(
-        self, seed: int, rollouts: int = DEFAULT_ROLLOUTS, budget_ms: float | None = None
+        self, seed: Seed, rollouts: int = DEFAULT_ROLLOUTS, budget_ms: float | None = None
     ) -> None:
-        self._rng = random.Random(seed)
+        self._rng = generator(seed)
         self.rollouts = rollouts
         self.budget_ms = budget_ms
 

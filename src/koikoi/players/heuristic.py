@@ -8,7 +8,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterator
 
 from koikoi.cards import (
@@ -27,7 +26,7 @@ from koikoi.cards import (
     SUSUKI_MOON,
     CardSet,
 )
-from koikoi.players.baseline import move_gain, taken_by
+from koikoi.players.baseline import Seed, generator, move_gain, taken_by
 from koikoi.round import KOIKOI, STOP, Action, Observation, Phase
 from koikoi.rules import RuleSet
 
@@ -38,8 +37,8 @@ class EasyPlayer:
     #: How often easy takes any capture instead of the best one.
     LOOSE = 0.4
 
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
+    def __init__(self, seed: Seed) -> None:
+        self._rng = generator(seed)
 
     def choose(self, observation: Observation) -> Action:
         obs = observation
@@ -109,8 +108,8 @@ class NormalPlayer:
     #: ...and it still holds at least this many cards.
     CARDS_LEFT = 4
 
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
+    def __init__(self, seed: Seed) -> None:
+        self._rng = generator(seed)
 
     def choose(self, observation: Observation) -> Action:
         obs = observation
