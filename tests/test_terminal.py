@@ -6,6 +6,7 @@ import asyncio
 import json
 from collections import Counter
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,17 @@ SIZE = (140, 60)
 
 
 def run_app(app: Any, scenario: Callable[[Pilot[None]], Awaitable[None]]) -> None:
+    """Run the app under the pilot in a thread of its own, with its own event loop:
+    the browser tests' Playwright keeps an event loop running in the main thread for
+    the whole session, where asyncio.run() refuses to start another."""
+
     async def drive() -> None:
         async with app.run_test(size=SIZE) as pilot:
             await settle(app, pilot)
             await scenario(pilot)
 
-    asyncio.run(drive())
+    with ThreadPoolExecutor(max_workers=1) as thread:
+        thread.submit(asyncio.run, drive()).result()
 
 
 async def settle(app: Any, pilot: Pilot[None]) -> None:
