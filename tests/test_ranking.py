@@ -123,6 +123,7 @@ def test_win_rates_need_a_minimum_of_matches(app: FastAPI, clock: Clock) -> None
     assert everyone["ben"]["win_rate"] is None  # unbeaten, but not enough matches yet
     by_rate = board(app, sort="win_rate")
     assert by_rate["min_matches"] == MIN_MATCHES
+    assert browser(app).get("/api/players/ben").json()["min_matches"] == MIN_MATCHES
     assert [row["name"] for row in by_rate["rows"]] == ["aki"]
 
 

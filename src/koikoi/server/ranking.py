@@ -161,6 +161,7 @@ def profile(db: Session, now: datetime, name: str) -> dict[str, Any] | None:
         "draws": counts[DRAWN],
         "resigned": counts[RESIGNED],
         "win_rate": _rate(counts[WON], len(games)),
+        "min_matches": MIN_MATCHES,
         "by_difficulty": by_difficulty,
         "yaku": dict(sorted(yaku.items(), key=lambda item: (-item[1], item[0]))),
         "history": [

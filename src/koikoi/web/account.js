@@ -207,7 +207,7 @@ export function openSignIn() {
     send: () => (mode === "sign-in" ? api.signIn : api.signUp)(name.input.value.trim(), password.input.value),
     done: (session) => {
       focusAccount();
-      toast(t(mode === "sign-in" ? "account.signed_in" : "account.created", { name: isolate(session.user.name) }));
+      toast(mode === "sign-in" ? "account.signed_in" : "account.created", { params: { name: isolate(session.user.name) } });
     },
   });
   form.setAttribute("role", "tabpanel");
@@ -246,7 +246,7 @@ export function openChangePassword() {
     submit: t("account.change_password"),
     wrong: "account.error.wrong_password",
     send: () => api.changePassword(current.input.value, next.input.value),
-    done: () => toast(t("account.password_changed")),
+    done: () => toast("account.password_changed"),
   });
 }
 
@@ -262,7 +262,7 @@ export function openDeleteAccount() {
     wrong: "account.error.wrong_password",
     send: () => api.deleteAccount(password.input.value),
     done: () => {
-      toast(t("account.deleted"));
+      toast("account.deleted");
       location.hash = href.game;
     },
   });
@@ -272,9 +272,9 @@ export async function signOut() {
   try {
     await api.signOut();
   } catch {
-    toast(t("error.network"), { kind: "error" });
+    toast("error.network", { kind: "error" });
     return;
   }
   focusAccount();
-  toast(t("account.signed_out"));
+  toast("account.signed_out");
 }

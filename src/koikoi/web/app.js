@@ -4,18 +4,18 @@
 import { boardPresets, currentUser, onAccountChange, openSignIn, renderAccountSlot } from "./account.js";
 import { ApiError, api } from "./api.js";
 import { byId, cardName, info, installLongPress, setCards } from "./cards.js";
-import { announce, clear, closeAllModals, confirmDialog, h, icon, modalOpen, openModal, toast } from "./dom.js";
+import { announce, clear, closeAllModals, confirmDialog, h, icon, modalOpen, openModal, retranslateToast, toast } from "./dom.js";
 import { openHelp } from "./help.js";
 import { isolate, loadLanguage, plural, t } from "./i18n.js";
 import { renderLeaderboard, renderPageStatus, renderProfile } from "./pages.js";
 import { renderReplay } from "./replay.js";
 import { href, parseRoute } from "./routes.js";
 import { matchesOf, totalsAfter } from "./rulesinfo.js";
-import { apply as applySettings, delay, pace, save, setDelay, settings, urlLang } from "./settings.js";
+import { PACES, apply as applySettings, delay, pace, save, setDelay, settings, urlLang } from "./settings.js";
 import { openSettings } from "./settingsdialog.js";
 import { renderStart, startRules } from "./start.js";
 import { showMatchSummary, showRoundSummary } from "./summary.js";
-import { SEAT_CPU, SEAT_YOU, moveText, renderTable, side, statusText, yakuText } from "./table.js";
+import { SEAT_CPU, SEAT_YOU, logList, moveText, renderTable, side, statusText, updateChoice, yakuText } from "./table.js";
 
 const GAME_KEY = "koikoi.game";
 const SETUP_KEY = "koikoi.setup";
@@ -96,12 +96,13 @@ async function changeLanguage(code) {
   try {
     await loadLanguage(code);
   } catch (error) {
-    toast(t("error.network"), { kind: "error" });
+    toast("error.network", { kind: "error" });
     return;
   }
   save({ lang: code });
   buildTools();
   render();
+  retranslateToast();
 }
 
 function showHelp(tab) {
@@ -201,7 +202,7 @@ async function refreshGames() {
 /** The table's menu: back to the start screen (the match waits there), or resign. */
 function openTableMenu() {
   const close = h("button", { type: "button", class: "icon-btn dialog-close", "aria-label": t("ui.close"), title: t("ui.close") }, icon("close"));
-  const back = h("button", { type: "button", class: "btn", "data-testid": "menu-back" }, t("ui.menu"));
+  const back = h("button", { type: "button", class: "btn", "data-testid": "menu-back" }, t("ui.menu_resume_later"));
   const resign = app.game && !app.game.over
     ? h("button", { type: "button", class: "btn btn-danger-ghost", "data-testid": "resign-button" }, t("resign.action"))
     : null;
@@ -277,7 +278,7 @@ function route() {
   app.epoch += 1;
   closeAllModals();
   app.screen = "page";
-  app.page = { ...wanted, step: 0, data: null, error: null };
+  app.page = { step: 0, ...wanted, data: null, error: null };
   buildTools();
   render();
   screen().scrollTop = 0;
@@ -298,7 +299,7 @@ async function loadPage(page) {
   }
   if (app.page !== page || page.ticket !== ticket) return;
   if (error && page.data) {
-    toast(t("error.network"), { kind: "error" }); // keep showing what was there
+    toast("error.network", { kind: "error" }); // keep showing what was there
     return;
   }
   Object.assign(page, { data, error });
@@ -380,6 +381,7 @@ function viewFromState(state, previous) {
     pending: state.pending,
     choices: [...state.choices],
     legal: state.legal,
+    progress: state.progress || null, // the yaku each seat is nearest to, once the server sends them
     staged: null,
   };
 }
@@ -467,7 +469,7 @@ async function moveCard(event, { own = false } = {}) {
   view.staged = { slug: event.card, seat, source: event.type, targets: event.captured };
   const text = () => moveText(event);
   addLog(event.type, text);
-  app.ui.status = text();
+  app.ui.status = text;
   render();
   await pause(own && event.type === "play" ? PACE.ownReveal : PACE.reveal);
   view.staged = null;
@@ -501,7 +503,7 @@ async function step(event, state, { boardless = false } = {}) {
       const yaku = { ...event.yaku };
       const text = () => t(`log.yaku.${side(event.seat)}`, { yaku: yakuText(yaku) });
       addLog("yaku", text);
-      app.ui.status = text();
+      app.ui.status = text;
       render();
       await pause(PACE.yaku);
       break;
@@ -513,16 +515,16 @@ async function step(event, state, { boardless = false } = {}) {
       }
       const text = () => t(`log.koikoi.${side(event.seat)}`);
       addLog("koikoi", text);
-      app.ui.status = text();
-      await showBanner("koikoi", text());
+      app.ui.status = text;
+      await showBanner("koikoi", text);
       render();
       break;
     }
     case "stop": {
       const text = () => t(`log.stop.${side(event.seat)}`);
       addLog("stop", text);
-      app.ui.status = text();
-      await showBanner("stop", text());
+      app.ui.status = text;
+      await showBanner("stop", text);
       render();
       break;
     }
@@ -531,7 +533,7 @@ async function step(event, state, { boardless = false } = {}) {
       const points = event.winner === null ? 0 : event.points[event.winner];
       addLog("round", () => t(`log.round.${outcome}`, { round: event.round, points: plural("points", points) }));
       if (view && !boardless) view.totals = totalsAfter(state.results, event.round);
-      app.ui.status = t("status.round_over");
+      app.ui.status = () => t("status.round_over");
       render();
       const epoch = app.epoch;
       await showRoundSummary({ event, state, view: view && view.round === event.round && !boardless ? view : null });
@@ -577,7 +579,7 @@ async function playEvents(events, state, { skip = 0 }) {
     const last = d === deals.length - 1;
     if (last) app.view = initialView(state, events.slice(start + 1));
     addLog("deal", () => t(`log.deal.${side(deal.dealer)}`, { round: deal.round }));
-    app.ui.status = t(`log.deal.${side(deal.dealer)}`, { round: deal.round });
+    app.ui.status = () => t(`log.deal.${side(deal.dealer)}`, { round: deal.round });
     render();
     await pause(PACE.deal);
     for (let i = start + 1; i < end; i += 1) await step(events[i], state, { boardless: !last });
@@ -586,7 +588,7 @@ async function playEvents(events, state, { skip = 0 }) {
     // The drawn card matches two field cards: show it coming off the stock first.
     app.view.stock = state.stock;
     app.view.staged = { slug: state.pending, seat: SEAT_YOU, source: "draw", targets: state.choices };
-    app.ui.status = t("status.draw_choice", { card: cardName(state.pending) });
+    app.ui.status = () => t("status.draw_choice", { card: cardName(state.pending) });
     render();
     await pause(PACE.reveal);
   }
@@ -612,8 +614,8 @@ async function startGame(difficulty, rules, ranked) {
   try {
     body = await api.newGame(difficulty, rules, ranked);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 422) toast(t("error.rules"), { kind: "error", detail: error.detail });
-    else toast(t("error.network"), { kind: "error" });
+    if (error instanceof ApiError && error.status === 422) toast("error.rules", { kind: "error", detail: error.detail });
+    else toast("error.network", { kind: "error" });
     return;
   }
   app.lastSetup = { difficulty, rules, ranked };
@@ -644,7 +646,7 @@ async function resumeGame(id) {
   } catch {
     app.games = app.games.filter((game) => game.id !== id);
     if (localStorage.getItem(GAME_KEY) === id) localStorage.removeItem(GAME_KEY);
-    toast(t("error.gone"), { kind: "error" });
+    toast("error.gone", { kind: "error" });
     render();
     return;
   }
@@ -713,14 +715,14 @@ async function act(action) {
 
 async function recover(error) {
   if (error instanceof ApiError && error.status === 404) {
-    toast(t("error.gone"), { kind: "error" });
+    toast("error.gone", { kind: "error" });
     localStorage.removeItem(GAME_KEY);
     backToStart();
     return;
   }
-  if (error instanceof ApiError && error.status === 409) toast(t("error.stale"), { kind: "error" });
-  else if (error instanceof ApiError && error.status === 400) toast(t("error.illegal"), { kind: "error", detail: error.detail });
-  else toast(t("error.network"), { kind: "error" });
+  if (error instanceof ApiError && error.status === 409) toast("error.stale", { kind: "error" });
+  else if (error instanceof ApiError && error.status === 400) toast("error.illegal", { kind: "error", detail: error.detail });
+  else toast("error.network", { kind: "error" });
   try {
     const body = await api.game(app.game.id);
     app.game = body.state;
@@ -733,7 +735,9 @@ async function recover(error) {
 
 function select(slug) {
   app.ui.selected = slug;
-  render();
+  // Choosing between two cards changes only the marks: the sheet stays as it is.
+  const choosing = app.game.phase === "hand-choice" || app.game.phase === "draw-choice";
+  if (!(choosing && updateChoice(screen(), app.view, app.ui))) render();
   if (slug) {
     const matches = app.game.phase === "play" ? matchesOf(slug, app.view.field) : [];
     announce(app.game.phase === "play"
@@ -778,7 +782,28 @@ const handlers = {
   onStop() {
     if (canAct() && app.game.phase === "decision" && app.game.legal.some((a) => a.stop)) act({ stop: true });
   },
+  onPace() {
+    const index = PACES.indexOf(pace());
+    save({ pace: PACES[(index + 1) % PACES.length] });
+    render();
+    const button = screen().querySelector("[data-testid=pace-button]");
+    if (button) button.focus({ preventScroll: true });
+  },
+  onLog: openLog,
 };
+
+/** The game's log as a dialog, for windows that have no room to show it beside the table. */
+function openLog() {
+  const close = h("button", { type: "button", class: "icon-btn dialog-close", "aria-label": t("ui.close"), title: t("ui.close") }, icon("close"));
+  const panel = h(
+    "div",
+    { class: "dialog log-dialog", "data-testid": "log-dialog", "aria-labelledby": "log-dialog-title" },
+    h("div", { class: "dialog-head" }, h("h2", { id: "log-dialog-title" }, t("ui.log")), close),
+    app.log.length ? logList(app.log) : h("p", { class: "dialog-text log-empty" }, t("ui.log_empty")),
+  );
+  const modal = openModal(panel, { className: "modal-drawer" });
+  close.addEventListener("click", () => modal.close());
+}
 
 document.addEventListener("keydown", (event) => {
   if (modalOpen() || app.screen !== "table") return;

@@ -1,5 +1,7 @@
 // Small DOM helpers: element building, modal dialogs, announcements, icons.
 
+import { t } from "./i18n.js";
+
 /** h("button", {class: "x", onclick: f, "data-testid": "y"}, "text", child...) */
 export function h(tag, attrs = {}, ...children) {
   const element = document.createElement(tag);
@@ -206,25 +208,38 @@ export function announce(text) {
 }
 
 let toastTimer = null;
+let shown = null; // the toast's message as a key and parameters, written again in a new language
 
-/** A short message on screen (and to screen readers, as an alert). */
-export function toast(text, { kind = "info", detail = null } = {}) {
+/** A short message on screen (and to screen readers, as an alert): the catalog's `key`
+ * with `params`; `detail` is the server's own words, shown as they are. */
+export function toast(key, { params = {}, kind = "info", detail = null } = {}) {
   const layer = document.getElementById("layer");
   let box = document.getElementById("toast");
   if (!box) {
     box = h("div", { id: "toast", class: "toast", role: "status" });
     layer.append(box);
   }
-  clear(box);
+  shown = { key, params, detail };
+  writeToast(box);
   box.dataset.kind = kind;
-  box.append(h("p", {}, text));
-  if (detail) box.append(h("p", { class: "toast-detail", dir: "ltr" }, detail));
   box.hidden = false;
   const alert = document.getElementById("alert");
-  if (alert && kind === "error") alert.textContent = text;
+  if (alert && kind === "error") alert.textContent = t(key, params);
   clearTimeout(toastTimer);
   // A message's lifetime is for people, not part of the game flow (nothing waits on it).
   toastTimer = setTimeout(() => {
     box.hidden = true;
+    shown = null;
   }, 6000);
+}
+
+function writeToast(box) {
+  box.replaceChildren(h("p", { "data-testid": "toast-text" }, t(shown.key, shown.params)));
+  if (shown.detail) box.append(h("p", { class: "toast-detail", dir: "ltr" }, shown.detail));
+}
+
+/** The language changed: the toast on screen says its message in the new one. */
+export function retranslateToast() {
+  const box = document.getElementById("toast");
+  if (box && shown && !box.hidden) writeToast(box);
 }

@@ -7,7 +7,7 @@ import { h, icon, openModal, tabKeys } from "./dom.js";
 import { listOr, locale, plural, t } from "./i18n.js";
 import { HAND_YAKU, YAKU, yakuCards, yakuPoints } from "./rulesinfo.js";
 
-const TIPS = 9;
+const TIPS = 10; // the last one: the keyboard's keys
 const FAQ = 9;
 
 const pts = (n) => plural("points", Number(n));

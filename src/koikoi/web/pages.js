@@ -124,8 +124,17 @@ export function renderLeaderboard(container, board, { query, user, onQuery }) {
 
 // -- a player's profile ----------------------------------------------------------------------
 
-function tile(label, value, testid) {
-  return h("div", { class: "stat-tile" }, h("dt", {}, label), h("dd", { "data-testid": testid }, value));
+function tile(label, value, testid, note = null) {
+  return h("div", { class: "stat-tile" }, h("dt", {}, label), h("dd", { "data-testid": testid }, value),
+    note ? h("dd", { class: "stat-note", "data-testid": `${testid}-note` }, note) : null);
+}
+
+/** Why a profile shows no win rate yet: it needs a number of matches (the server's, once it says). */
+function winRateNote(player) {
+  if (player.win_rate !== null && player.win_rate !== undefined) return null;
+  return Number.isInteger(player.min_matches)
+    ? t("stats.win_rate_pending", { matches: plural("match_count", player.min_matches) })
+    : t("stats.win_rate_pending_some");
 }
 
 function historyItem(match) {
@@ -215,7 +224,7 @@ export function renderProfile(container, player, { user }) {
         tile(t("stats.points"), num(player.points), "profile-points"),
         tile(t("stats.matches"), num(player.matches), "profile-matches"),
         tile(t("stats.wins"), num(player.wins), "profile-wins"),
-        tile(t("stats.win_rate"), rate(player.win_rate), "profile-win-rate")),
+        tile(t("stats.win_rate"), rate(player.win_rate), "profile-win-rate", winRateNote(player))),
       h("p", { class: "page-note" },
         t("profile.record", { wins: player.wins, losses: player.losses, draws: player.draws, resigned: player.resigned })),
       ratingsPanel(player.ratings),

@@ -100,9 +100,20 @@ export function renderReplay(container, replay, position) {
     next: button("next", () => position.step + 1),
     last: button("last", () => last),
   };
+  // The first step of each round, for the round picker.
+  const starts = new Map();
+  steps.forEach((step, index) => {
+    if (!starts.has(step.round)) starts.set(step.round, index);
+  });
+  const picker = h("select", { class: "replay-rounds", "data-testid": "replay-round-picker", "aria-label": t("replay.round_picker"), title: t("replay.round_picker") },
+    [...starts.keys()].map((round) => h("option", { value: String(round) }, t("replay.round_option", { round }))));
+  picker.addEventListener("change", () => show(starts.get(Number(picker.value))));
   function show(index) {
     position.step = Math.max(0, Math.min(last, index));
     const step = steps[position.step];
+    picker.value = String(step.round);
+    // The step in the address: a link or a reload comes back to it.
+    history.replaceState(null, "", href.replay(position.arg, position.step));
     line.textContent = eventText(replay, step);
     board.replaceChildren(...stepView(replay, step));
     counter.textContent = t("replay.step", { step: position.step + 1, steps: steps.length });
@@ -132,7 +143,7 @@ export function renderReplay(container, replay, position) {
               line,
               h("div", { class: "replay-controls", role: "group", "aria-label": t("replay.controls") },
                 buttons.first, buttons.prev, slider, buttons.next, buttons.last),
-              counter)]
+              h("div", { class: "replay-foot" }, picker, counter))]
         : h("p", { class: "page-note" }, t("replay.empty"))),
   );
   if (steps.length) show(position.step);

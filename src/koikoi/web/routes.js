@@ -1,6 +1,7 @@
 // The pages' addresses, kept in the URL's hash so links, reloads and the back button
 // work: #/leaderboard?rules=…&sort=…&difficulty=…&offset=…, #/player/<name>,
-// #/replay/<id>. Any other address is the game (the start screen or the table).
+// #/replay/<id>[/<step>] (the step counted from 1; the first has no number). Any other
+// address is the game (the start screen or the table).
 
 /** The leaderboard's choices besides its rule set (a ranked preset, which the server lists). */
 export const LEADERBOARD_CHOICES = {
@@ -32,16 +33,20 @@ export const href = {
     return `#/leaderboard?${new URLSearchParams(offset ? query : filters)}`;
   },
   player: (name) => `#/player/${encodeURIComponent(name)}`,
-  replay: (id) => `#/replay/${encodeURIComponent(id)}`,
+  replay: (id, step = 0) => `#/replay/${encodeURIComponent(id)}${step > 0 ? `/${step + 1}` : ""}`,
 };
 
-/** The page an address asks for ({page, query} or {page, arg}); null for the game.
+/** The page an address asks for ({page, query} or {page, arg}, a replay's {step} too); null for the game.
  * `presets`: the rule sets that have a leaderboard. */
 export function parseRoute(hash, presets) {
   const [path, search = ""] = hash.replace(/^#\/?/, "").split("?");
   const [page, ...rest] = path.split("/");
   if (page === "leaderboard") return { page, query: leaderboardQuery(search, presets) };
   if (page !== "player" && page !== "replay") return null;
+  if (page === "replay" && rest.length === 2 && /^[1-9][0-9]{0,5}$/.test(rest[1])) {
+    const route = parseRoute(`#/replay/${rest[0]}`, presets);
+    return route && { ...route, step: Number(rest[1]) - 1 };
+  }
   try {
     const arg = decodeURIComponent(rest.join("/"));
     return arg ? { page, arg } : null;

@@ -3,7 +3,7 @@
 
 const KEY = "koikoi.settings";
 
-export const PACES = [0, 0.5, 1, 1.6]; // instant, fast, normal, slow
+export const PACES = [0, 0.5, 1, 1.6]; // instant, fast, normal, slow (a factor on every delay)
 
 const DEFAULTS = {
   lang: null, // null: the server's best match for the browser
@@ -26,11 +26,12 @@ function load() {
 export const settings = load();
 
 const params = new URLSearchParams(location.search);
-/** `?pace=0` (tests, demos) wins over the stored pace for this page only. */
-const urlPace = params.has("pace") ? Number(params.get("pace")) : null;
+/** `?pace=0` (tests, demos) wins over the stored pace for this page, until a pace is chosen. */
+let urlPace = params.has("pace") ? Number(params.get("pace")) : null;
 export const urlLang = params.get("lang");
 
 export function save(changes) {
+  if ("pace" in changes) urlPace = null;
   Object.assign(settings, changes);
   try {
     localStorage.setItem(KEY, JSON.stringify(settings));

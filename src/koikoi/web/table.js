@@ -3,10 +3,10 @@
 // (the state as shown, which events move step by step) and the local UI state.
 
 import { cardBack, cardButton, cardName } from "./cards.js";
-import { h } from "./dom.js";
+import { h, icon } from "./dom.js";
 import { list, num, plural, t } from "./i18n.js";
 import { matchesOf, sortYaku, total } from "./rulesinfo.js";
-import { pace, reducedMotion } from "./settings.js";
+import { PACES, pace, reducedMotion } from "./settings.js";
 
 const KINDS = ["bright", "animal", "ribbon", "plain"];
 export const SEAT_YOU = 0;
@@ -84,12 +84,34 @@ export function piles(captured, seat) {
         "data-testid": `pile-${seat === SEAT_YOU ? "you" : "cpu"}-${kind}`,
         onkeydown: rovingKeys,
       },
+      // The group's name says kind and count; the head shows them (the icon helps scanning).
       h("span", { class: "pile-head", title: t(`kind.${kind}`), "aria-hidden": "true" },
         kindIcon(kind), h("span", { class: "pile-kind" }, t(`kind.${kind}`)), h("b", { class: "pile-count" }, num(cards.length))),
       h("span", { class: "pile-cards" }, minis),
     );
   });
   return h("div", { class: "piles" }, groups);
+}
+
+/** One step toward a yaku in words: "1 more ribbon: Tan", "needs the moon and the sake cup: Tsukimi". */
+export function progressText(entry) {
+  const yaku = t(`yaku.${entry.yaku}`);
+  if (entry.cards && entry.cards.length) return t("progress.cards", { cards: list(entry.cards.map(cardName)), yaku });
+  return plural(`progress_${entry.kind || "any"}`, entry.missing, { yaku });
+}
+
+/** The yaku a seat is nearest to (from the server's `progress`; nothing until it sends it). */
+function progressList(view, seat) {
+  const entries = view.progress ? view.progress[seat] || [] : [];
+  if (!entries.length) return null;
+  return h(
+    "ul",
+    { class: "progress", "aria-label": t(`progress.of.${side(seat)}`), "data-testid": `progress-${side(seat)}` },
+    entries.map((entry) => {
+      const text = progressText(entry);
+      return h("li", { class: "progress-item", "data-yaku": entry.yaku, title: text }, text);
+    }),
+  );
 }
 
 function yakuChips(yaku, seat) {
@@ -132,6 +154,7 @@ function opponentArea(view) {
       h("div", { class: "opp-hand", id: "opp-hand", role: "img", "data-testid": "opponent-hand", "data-count": n, "aria-label": plural("opponent_hand", n) }, backs),
     ),
     piles(view.captured[SEAT_CPU], SEAT_CPU),
+    progressList(view, SEAT_CPU),
   );
 }
 
@@ -141,10 +164,26 @@ function playerArea(view) {
     { class: `side side-you ${view.turn === SEAT_YOU && !view.over ? "is-turn" : ""}`, "aria-label": t("ui.your_area") },
     h("div", { class: "side-row" }, sideHead(view, SEAT_YOU)),
     piles(view.captured[SEAT_YOU], SEAT_YOU),
+    progressList(view, SEAT_YOU),
   );
 }
 
-function scorebar(view) {
+/** The pace button: one tap to the next pace (instant, fast, normal, slow), remembered. */
+function paceButton(handlers) {
+  const index = Math.max(0, PACES.indexOf(pace()));
+  const name = t(`settings.pace.${index}`);
+  return h("button", {
+    type: "button",
+    class: "sb-btn sb-pace",
+    "data-testid": "pace-button",
+    "data-pace": String(PACES[index]),
+    "aria-label": t("ui.pace_button", { pace: name }),
+    title: t("ui.pace_button", { pace: name }),
+    onclick: handlers.onPace,
+  }, h("span", { class: "sb-pace-icon", "aria-hidden": "true" }), h("span", { class: "sb-btn-text" }, name));
+}
+
+function scorebar(view, handlers) {
   const parts = [
     h("span", { class: "sb-round", "data-testid": "round" }, t("ui.round_of", { round: view.round, rounds: view.rounds })),
   ];
@@ -152,6 +191,11 @@ function scorebar(view) {
   // Ranked or friendly, throughout the match: whether its result moves the rating.
   parts.push(h("span", { class: view.ranked ? "sb-kind is-ranked" : "sb-kind", "data-testid": "match-kind" }, t(view.ranked ? "match_kind.ranked" : "match_kind.friendly")));
   parts.push(h("span", { class: "sb-mult", "data-testid": "multiplier", title: t("ui.multiplier_hint") }, t("ui.multiplier", { n: view.multiplier })));
+  // The log as a drawer: on windows too small to show it beside the table (CSS hides the button where it is shown).
+  parts.push(h("span", { class: "sb-tools" },
+    paceButton(handlers),
+    h("button", { type: "button", class: "sb-btn sb-log", "data-testid": "log-button", "aria-label": t("ui.log"), title: t("ui.log"), onclick: handlers.onLog },
+      icon("log"), h("span", { class: "sb-btn-text" }, t("ui.log_short")))));
   return h("div", { class: "scorebar", role: "group", "aria-label": t("ui.scoreboard") }, parts);
 }
 
@@ -220,7 +264,8 @@ function handArea(view, ui, handlers) {
 }
 
 export function statusText(view, ui) {
-  if (ui.status) return ui.status;
+  // A status set by the game flow is a function: written anew in the language of the moment.
+  if (ui.status) return ui.status();
   if (view.over) return t("status.over");
   if (ui.waiting) return t("status.thinking");
   if (ui.busy) return "";
@@ -269,40 +314,65 @@ function actionbar(view, ui, handlers) {
 function choiceSheet(view, ui, handlers) {
   const pending = view.pending;
   const title = view.phase === "hand-choice" ? t("choice.title.hand", { card: cardName(pending) }) : t("choice.title.draw", { card: cardName(pending) });
-  const selected = ui.selected && view.choices.includes(ui.selected) ? ui.selected : null;
-  return h(
+  const sheet = h(
     "section",
-    { class: "sheet sheet-choice", role: "region", "aria-labelledby": "choice-title", "data-testid": "choice-sheet" },
+    { class: "sheet sheet-choice", role: "region", "aria-labelledby": "choice-title", "data-testid": "choice-sheet", "data-key": `${view.phase}:${pending}` },
+    h("div", { class: "sheet-in" },
     h("h2", { id: "choice-title", class: "sheet-title" }, title),
     h(
       "div",
       { class: "choice-row" },
       h("div", { class: "choice-pending" },
         h("span", { class: "choice-caption" }, view.phase === "hand-choice" ? t("choice.played") : t("choice.drawn")),
-        cardButton(pending, { size: "big", cls: "pending-card", testid: "pending-card" })),
+        cardButton(pending, { size: "big", cls: "pending-card", testid: "pending-card", noFlip: true })),
       h("span", { class: "choice-arrow", "aria-hidden": "true" }),
       h("div", { class: "choice-options", role: "group", "aria-label": t("choice.options") },
         view.choices.map((slug) =>
           cardButton(slug, {
             size: "big",
             testid: "choice-card",
-            cls: selected === slug ? "selected" : "",
-            pressed: selected === slug,
+            pressed: false,
             noFlip: true,
             onClick: handlers.onChoice,
           }))),
     ),
-    h("p", { class: "sheet-note" }, selected ? t("choice.confirm_hint", { card: cardName(selected) }) : t("choice.hint")),
+    h("p", { class: "sheet-note" }),
     h("div", { class: "sheet-actions" },
-      h("button", {
-        type: "button",
-        class: "btn btn-primary",
-        "data-testid": "confirm-button",
-        disabled: !selected,
-        onclick: handlers.onConfirm,
-        "aria-label": selected ? t("choice.take_card", { card: cardName(selected) }) : t("choice.take"),
-      }, t("choice.take"))),
+      h("button", { type: "button", class: "btn btn-primary", "data-testid": "confirm-button", onclick: handlers.onConfirm }, t("choice.take")))),
   );
+  showChoice(sheet, view, ui);
+  return sheet;
+}
+
+/** Mark the option chosen (on the sheet and the field) without drawing anything anew:
+ * the sheet stays the same element, so its entrance does not play again. */
+function showChoice(root, view, ui) {
+  const selected = ui.selected && view.choices.includes(ui.selected) ? ui.selected : null;
+  for (const card of root.querySelectorAll("[data-testid=choice-card], [data-testid=field-card].target")) {
+    const on = card.dataset.slug === selected;
+    card.classList.toggle("selected", on);
+    if (card.dataset.testid === "choice-card") card.setAttribute("aria-pressed", String(on));
+  }
+  const note = root.querySelector(".sheet-choice .sheet-note");
+  if (note) note.textContent = selected ? t("choice.confirm_hint", { card: cardName(selected) }) : t("choice.hint");
+  const confirm = root.querySelector(".sheet-choice [data-testid=confirm-button]");
+  if (confirm) {
+    confirm.disabled = !selected;
+    confirm.setAttribute("aria-label", selected ? t("choice.take_card", { card: cardName(selected) }) : t("choice.take"));
+  }
+}
+
+/** A choice selected or cleared: only the marks change; false when there is no sheet to update. */
+export function updateChoice(container, view, ui) {
+  const sheet = container.querySelector("[data-testid=choice-sheet]");
+  if (!sheet || sheet.dataset.key !== `${view.phase}:${view.pending}`) return false;
+  showChoice(container, view, ui);
+  return true;
+}
+
+/** A key that does the same as a button, shown where there is a keyboard (CSS). */
+function keyHint(key) {
+  return h("kbd", { class: "key-hint", "aria-hidden": "true" }, key);
 }
 
 function decisionSheet(view, handlers) {
@@ -315,15 +385,16 @@ function decisionSheet(view, handlers) {
     h("li", { class: "yaku-row" }, h("span", { class: "yaku-name" }, t(`yaku.${key}`)), h("span", { class: "yaku-points" }, plural("points", points))));
   return h(
     "section",
-    { class: "sheet sheet-decision", role: "region", "aria-labelledby": "decision-title", "data-testid": "decision-sheet" },
+    { class: "sheet sheet-decision", role: "region", "aria-labelledby": "decision-title", "data-testid": "decision-sheet", "data-key": `decision:${view.round}:${view.hand.length}` },
+    h("div", { class: "sheet-in" },
     h("h2", { id: "decision-title", class: "sheet-title" }, t("decision.title")),
-    h("ul", { class: "yaku-list" }, rows),
+    h("ul", { class: "yaku-list decision-yaku" }, rows),
     h("dl", { class: "stake-lines" },
       h("div", {}, h("dt", {}, t("decision.total")), h("dd", {}, plural("points", base))),
       doubled ? h("div", {}, h("dt", {}, t("decision.doubled")), h("dd", {}, t("decision.doubled_value", { points: rules.double_at }))) : null,
       h("div", {}, h("dt", {}, t("decision.multiplier")), h("dd", { "data-testid": "decision-multiplier" }, t("ui.multiplier_short", { n: view.multiplier }))),
       h("div", { class: "stake" }, h("dt", {}, t("decision.stake")), h("dd", { "data-testid": "stake" }, plural("points", view.stake ?? 0)))),
-    h("p", { class: "sheet-note" }, t("decision.risk"), " ", nextMult > view.multiplier ? t("decision.next_multiplier", { n: nextMult }) : ""),
+    h("p", { class: "sheet-note", id: "decision-risk" }, t("decision.risk"), " ", nextMult > view.multiplier ? t("decision.next_multiplier", { n: nextMult }) : ""),
     view.hand.length
       ? h("div", { class: "decision-hand", role: "group", "aria-label": plural("hand", view.hand.length) },
           h("span", { class: "decision-hand-label", "aria-hidden": "true" }, t("decision.hand")),
@@ -331,30 +402,35 @@ function decisionSheet(view, handlers) {
       : null,
     h("div", { class: "sheet-actions two" },
       h("button", { type: "button", class: "btn btn-stop", "data-testid": "stop-button", onclick: handlers.onStop, "aria-keyshortcuts": "S" },
-        h("span", { class: "btn-main" }, t("decision.stop")),
+        h("span", { class: "btn-main" }, t("decision.stop"), keyHint("S")),
         h("span", { class: "btn-sub" }, t("decision.stop_sub", { points: plural("points", view.stake ?? 0) }))),
-      h("button", { type: "button", class: "btn btn-koikoi", "data-testid": "koikoi-button", onclick: handlers.onKoikoi, "aria-keyshortcuts": "K" },
-        h("span", { class: "btn-main" }, t("decision.koikoi")),
-        h("span", { class: "btn-sub" }, t("decision.koikoi_sub")))),
+      h("button", { type: "button", class: "btn btn-koikoi", "data-testid": "koikoi-button", onclick: handlers.onKoikoi, "aria-keyshortcuts": "K", "aria-describedby": "decision-risk" },
+        h("span", { class: "btn-main" }, t("decision.koikoi"), keyHint("K")),
+        h("span", { class: "btn-sub" }, t("decision.koikoi_sub"))))),
   );
 }
 
 function banner(ui) {
   if (!ui.banner) return null;
-  return h("div", { class: `banner banner-${ui.banner.kind}`, "data-testid": "banner" }, ui.banner.text);
+  return h("div", { class: `banner banner-${ui.banner.kind}`, "data-testid": "banner" }, ui.banner.text());
+}
+
+export function logList(log) {
+  return h("ol", { class: "log-list", "data-testid": "log" }, log.slice(-60).reverse().map((entry) => h("li", { class: `log-${entry.kind || "info"}` }, entry.text())));
 }
 
 function logPanel(log) {
-  return h(
-    "aside",
-    { class: "log", "aria-label": t("ui.log") },
-    h("h2", { class: "log-title" }, t("ui.log")),
-    h("ol", { class: "log-list", "data-testid": "log" }, log.slice(-60).reverse().map((entry) => h("li", { class: `log-${entry.kind || "info"}` }, entry.text()))),
-  );
+  return h("aside", { class: "log", "aria-label": t("ui.log") }, h("h2", { class: "log-title" }, t("ui.log")), logList(log));
 }
 
 // -- the whole table --------------------------------------------------------------
 
+/**
+ * The table is one grid whose areas the stylesheet arranges by the space there is:
+ * stacked on phones (a sheet takes the hand's place), the two sides beside the board on
+ * phones held sideways (a sheet takes the bottom row), and on wider windows the sides in
+ * a column, the board and hand in the middle and a rail with the sheet and the log.
+ */
 export function renderTable(container, view, ui, handlers, log) {
   const board = h(
     "section",
@@ -368,23 +444,62 @@ export function renderTable(container, view, ui, handlers, log) {
   let sheet = null;
   if (sheetWanted && (view.phase === "hand-choice" || view.phase === "draw-choice") && view.pending) sheet = choiceSheet(view, ui, handlers);
   else if (sheetWanted && view.phase === "decision") sheet = decisionSheet(view, handlers);
-  if (sheet) board.append(sheet);
   const table = h(
     "div",
     { class: "table", "data-phase": view.phase, "data-turn": view.turn, "data-busy": ui.busy ? "true" : "false", "data-sheet": sheet ? "true" : "false" },
     descriptions(),
-    scorebar(view),
+    scorebar(view, handlers),
     opponentArea(view),
     board,
     playerArea(view),
     actionbar(view, ui, handlers),
     handArea(view, ui, handlers),
+    h("div", { class: "rail" }, sheet, logPanel(log)),
   );
   const before = animating() ? snapshot(container) : null;
   const focusKey = focusedKey();
-  container.replaceChildren(h("div", { class: "table-wrap" }, table, logPanel(log)));
+  // A sheet enters once, when it comes: drawn again (a language, a setting), it just stays.
+  const old = container.querySelector(".sheet");
+  if (sheet && !(old && old.dataset.key === sheet.dataset.key)) sheet.classList.add("is-entering");
+  container.replaceChildren(table);
+  fitField(table);
   restoreFocus(container, focusKey, sheet);
   if (before) flip(container, before);
+}
+
+// -- the field's cards as large as its box allows ------------------------------------------
+
+const fitted = new ResizeObserver((entries) => {
+  for (const entry of entries) fitField(entry.target.closest(".table"));
+});
+
+/**
+ * The field's card width: the largest at which all its cards (and the stock beside them)
+ * fit the board in some number of rows, so the field never scrolls and fills what the
+ * layout leaves it, whatever the window.
+ */
+function fitField(table) {
+  if (!table || !table.isConnected) return;
+  const board = table.querySelector(".board");
+  const fieldBox = table.querySelector(".field");
+  if (!board || !fieldBox) return;
+  fitted.observe(board);
+  const style = getComputedStyle(board);
+  const gap = parseFloat(style.columnGap) || 6;
+  const width = board.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const height = board.clientHeight - parseFloat(style.paddingTop) - parseFloat(style.paddingBottom);
+  const count = Math.max(fieldBox.children.length, 1);
+  let best = 0;
+  for (let rows = 1; rows <= count; rows += 1) {
+    const cols = Math.ceil(count / rows);
+    // The stock takes one card's width (and a little) beside the field; the field pads 6px.
+    const byWidth = (width - 10 - gap - cols * gap) / (cols + 1);
+    const byHeight = (height - 14 - (rows - 1) * gap) / rows / 1.6;
+    best = Math.max(best, Math.min(byWidth, byHeight));
+  }
+  const size = `${Math.max(18, Math.min(Math.floor(best), 130))}px`;
+  if (board.style.getPropertyValue("--field-w") !== size) board.style.setProperty("--field-w", size);
+  board.style.setProperty("--board-h", `${Math.floor(height)}px`);
 }
 
 // -- focus kept across re-renders ---------------------------------------------------
