@@ -561,4 +561,8 @@ def test_a_profile_shows_each_rating_with_its_graph(
     expect(fresh).to_have_attribute("data-rules", "traditional")
     expect(fresh.get_by_test_id("rating-provisional")).to_have_text(text["rating.provisional"])
     expect(fresh.get_by_test_id("rating-graph").locator("circle")).to_have_count(1)
+    # One match is too few for a win rate, and the profile says how many it needs.
+    note = page.get_by_test_id("profile-win-rate-note")
+    pending = re.escape(text["stats.win_rate_pending"]).replace(re.escape("{matches}"), ".+")
+    expect(note).to_have_text(re.compile(pending))
     assert problems == []

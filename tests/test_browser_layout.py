@@ -481,3 +481,42 @@ def test_a_replay_step_is_in_the_address_and_rounds_can_be_picked(layout_page: P
     assert board is not None
     assert dock is not None
     assert board["y"] + board["height"] <= dock["y"] + 0.5
+
+
+def test_the_keys_are_shown_where_there_is_a_keyboard(
+    chromium: Browser, live_server: str, layout_page: Page
+) -> None:
+    """The decision's buttons show their keys (S, K) to a mouse and keyboard, not to a
+    touch screen, and the help says which keys do what."""
+    page = layout_page
+    driver = Driver(page)
+    state = driver.seek(driver.new_game(), ("decision",))
+    resume(page, state["id"], ("decision",))
+    for button, key in (("stop-button", "S"), ("koikoi-button", "K")):
+        hint = page.get_by_test_id(button).locator("kbd.key-hint")
+        expect(hint).to_have_text(key)
+        expect(hint).to_be_visible()
+    page.keyboard.press("k")  # and the key does what the button says
+    page.wait_for_function("() => !window.koikoi.busy && window.koikoi.state.calls[0] === 1")
+
+    phone = chromium.new_context(
+        base_url=live_server,
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+    )
+    touch = phone.new_page()
+    touch.goto("/?pace=0")
+    expect(touch.locator("body")).to_have_attribute("data-ready", "true")
+    # The same guest as the laptop's page, so its matches are this browser's too.
+    session = next(c for c in page.context.cookies() if c["name"] == "koikoi_session")
+    phone.add_cookies([{"name": session["name"], "value": session["value"], "url": live_server}])
+    state = driver.seek(driver.new_game(), ("decision",))
+    resume(touch, state["id"], ("decision",))
+    expect(touch.get_by_test_id("stop-button").locator("kbd.key-hint")).to_be_hidden()
+    phone.close()
+
+    messages = cast(dict[str, str], page.request.get("/api/i18n/en").json()["messages"])
+    page.get_by_test_id("help-button").click()
+    page.get_by_test_id("help-tab-tips").click()
+    expect(page.locator("#help-panel-tips")).to_contain_text(messages["help.tip.10"])

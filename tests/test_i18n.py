@@ -93,3 +93,23 @@ def test_the_account_hints_state_the_servers_limits() -> None:
     english = catalog(DEFAULT_LOCALE)
     assert english["account.name_hint"].startswith(f"{NAME_LENGTH[0]} to {NAME_LENGTH[1]} ")
     assert f" {PASSWORD_LENGTH[0]} characters" in english["account.password_hint"]
+
+
+KOIKOI_WORD = re.compile(r"koi[-\u2011]koi|كوي[-\u2011]كوي", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("code", LOCALES)
+def test_words_and_numbers_keep_together_at_a_line_break(code: str) -> None:
+    """A line may not break inside koi-koi (a non-breaking hyphen, U+2011), nor
+    between a number and its unit (a no-break space after {n})."""
+    messages = catalog(code)
+    breakable = [
+        key
+        for key, text in messages.items()
+        if any(found.group().count("-") for found in KOIKOI_WORD.finditer(text))
+    ]
+    assert breakable == [], f"{code}: koi-koi with a plain hyphen in {breakable}"
+    loose = [key for key, text in messages.items() if key.startswith(PLURAL) and "{n} " in text]
+    assert loose == [], f"{code}: a plain space after the number in {loose}"
+    if code not in ("ja", "fa"):  # こいこい, and Persian joins its two halves without one
+        assert any(KOIKOI_WORD.search(text) for text in messages.values())
