@@ -475,12 +475,16 @@ def test_a_replay_step_is_in_the_address_and_rounds_can_be_picked(layout_page: P
     page.reload()
     expect(counter).to_have_text(f"Step {third + 1} of {len(steps)}")
     expect(page.get_by_test_id("replay-round-picker")).to_have_value("3")
-    # The controls sit below the board (which scrolls by itself), never over a hand.
-    board = page.get_by_test_id("replay-board").bounding_box()
-    dock = page.locator(".replay-dock").bounding_box()
-    assert board is not None
-    assert dock is not None
-    assert board["y"] + board["height"] <= dock["y"] + 0.5
+    # The controls sit below the board (which scrolls by itself), never over a hand,
+    # on a laptop and on a phone.
+    for width, height in ((1280, 720), (390, 844), (360, 640)):
+        page.set_viewport_size({"width": width, "height": height})
+        board = page.get_by_test_id("replay-board").bounding_box()
+        dock = page.locator(".replay-dock").bounding_box()
+        assert board is not None
+        assert dock is not None
+        assert board["y"] + board["height"] <= dock["y"] + 0.5, (width, height)
+        assert dock["y"] + dock["height"] <= height + 0.5, (width, height)
 
 
 def test_the_keys_are_shown_where_there_is_a_keyboard(
