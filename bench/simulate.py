@@ -12,10 +12,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import time
-from collections.abc import Callable
 
+from engine import per_call_us, sample_states
 from koikoi.round import Observation, Round
 from koikoi.rules import PRESETS, RuleSet
 from koikoi.sim import Tally, simulate
@@ -37,30 +36,6 @@ def simulated(rules: RuleSet, players: list[str], rounds: int, seed: int) -> tup
         tally.add(match)
         decisions += len(match.actions)
     return time.perf_counter() - started, decisions
-
-
-def live_rounds(rules: RuleSet, count: int, seed: int) -> list[Round]:
-    """Mid-round states with a seat to move, as a simulation meets them."""
-    rng = random.Random(seed)
-    states: list[Round] = []
-    while len(states) < count:
-        game = Round.deal(rules, rng, len(states) & 1)
-        for _ in range(rng.randrange(16)):
-            if game.is_over:
-                break
-            actions = game.legal_actions()
-            game.apply(actions[rng.randrange(len(actions))])
-        if not game.is_over:
-            states.append(game)
-    return states
-
-
-def per_call_us(states: list[Round], operation: Callable[[Round], object], repeat: int) -> float:
-    started = time.perf_counter()
-    for _ in range(repeat):
-        for state in states:
-            operation(state)
-    return (time.perf_counter() - started) / (repeat * len(states)) * 1e6
 
 
 def read_all(game: Round) -> None:
@@ -85,7 +60,7 @@ def main() -> None:
     for trial in range(args.trials):
         seconds, decisions = simulated(rules, players, args.rounds, seed=trial)
         speeds.append(args.rounds / seconds)
-    states = live_rounds(rules, 500, seed=2)
+    states = sample_states(rules, 500, seed=2)
     result = {
         "benchmark": "simulate",
         "preset": args.preset,
