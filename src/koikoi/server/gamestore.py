@@ -71,6 +71,12 @@ def status_at(now: datetime) -> ColumnElement[str]:
     return case((abandoned(now), RESIGNED), else_=Game.status)
 
 
+def finished_at(row: Game) -> datetime:
+    """When a finished match ended: an abandoned one not yet swept, a week after its
+    last move."""
+    return row.finished or row.updated + ABANDONED_AFTER
+
+
 def row_status(row: Game, now: datetime) -> str:
     if row.status == PLAYING and row.updated < now - ABANDONED_AFTER:
         return RESIGNED

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session, aliased
 
 from koikoi.server.accounts import AccountError, name_key, name_shape
 from koikoi.server.games import DIFFICULTIES, DRAWN, LOST, PLAYING, RESIGNED, WON
-from koikoi.server.gamestore import ABANDONED_AFTER, row_status, status_at
+from koikoi.server.gamestore import finished_at, row_status, status_at
 from koikoi.server.rating import RATED_SIGMA
 from koikoi.store.models import Game, Rating, User
 
@@ -167,7 +167,7 @@ def profile(db: Session, now: datetime, name: str) -> dict[str, Any] | None:
         "history": [
             {
                 "id": game.id,
-                "finished": (game.finished or game.updated + ABANDONED_AFTER).isoformat(),
+                "finished": finished_at(game).isoformat(),
                 "difficulty": game.difficulty,
                 "rules_name": game.rules_name,
                 "totals": [game.score, game.opponent_score],
@@ -187,8 +187,7 @@ def _ratings(db: Session, user_id: int, games: list[tuple[Game, str]]) -> dict[s
     history: dict[str, list[dict[str, Any]]] = {}
     for game, _ in reversed(games):
         if game.rating_after is not None:
-            when = game.finished or game.updated + ABANDONED_AFTER
-            point = {"finished": when.isoformat(), "rating": round(game.rating_after)}
+            point = {"finished": finished_at(game).isoformat(), "rating": round(game.rating_after)}
             history.setdefault(game.rules_name, []).append(point)
     return {
         row.rules_name: {
