@@ -323,7 +323,14 @@ HOUSE_RULES: dict[str, list[Any]] = {
     "decision": ["new-yaku", "higher-total"],
     "max_koikoi": [0, 1, 2],
     "koikoi_after_opponent": [True, False],
-    "multiplier": ["none", "per-call", "any-called", "opponent-called", "per-opponent-call"],
+    "multiplier": [
+        "none",
+        "per-call",
+        "any-called",
+        "opponent-called",
+        "per-opponent-call",
+        "additive",
+    ],
     "double_at": [0, 7, 8],
     "exhausted": ["draw", "dealer"],
     "exhausted_points": [0, 4],
@@ -342,19 +349,31 @@ HOUSE_RULES: dict[str, list[Any]] = {
     "goko": [0, 10],
     "sanko": [0, 5],
     "tsukimi": [0, 5],
+    "redeal_three_of_month": [True, False],
+    "redeal_hand_four_of_month": [True, False],
+    "redeal_hand_four_pairs": [True, False],
+    "brights_exclusive": [True, False],
+    "viewing_after_koikoi": [0, 3],
+    "viewing_in_season": [True, False],
+    "starting_points": [0, 10],
 }
 SIZES = [(8, 8), (10, 8), (2, 4), (3, 6), (5, 12), (12, 20), (16, 14), (6, 3)]
 
 
 def house_rules(rng: random.Random) -> RuleSet:
-    """A preset with random overrides (and sometimes odd deal sizes)."""
-    overrides = {
-        key: rng.choice(values) for key, values in HOUSE_RULES.items() if rng.random() < 0.4
-    }
-    if rng.random() < 0.5:
-        overrides["hand_size"], overrides["field_size"] = rng.choice(SIZES)
-    overrides["rounds"] = overrides.get("rounds", 2)
-    return PRESETS[rng.choice(sorted(PRESETS))].with_overrides(overrides)
+    """A preset with random overrides (and sometimes odd deal sizes), drawn again
+    until the rule set is one RuleSet accepts (some combinations contradict)."""
+    while True:
+        overrides = {
+            key: rng.choice(values) for key, values in HOUSE_RULES.items() if rng.random() < 0.4
+        }
+        if rng.random() < 0.5:
+            overrides["hand_size"], overrides["field_size"] = rng.choice(SIZES)
+        overrides["rounds"] = overrides.get("rounds", 2)
+        try:
+            return PRESETS[rng.choice(sorted(PRESETS))].with_overrides(overrides)
+        except RulesError:
+            continue
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))

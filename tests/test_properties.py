@@ -43,7 +43,7 @@ FLOW_AND_SCORING: dict[str, st.SearchStrategy[Any]] = {
     "max_koikoi": st.integers(0, 3),
     "koikoi_after_opponent": st.booleans(),
     "multiplier": st.sampled_from(
-        ["none", "per-call", "any-called", "opponent-called", "per-opponent-call"]
+        ["none", "per-call", "any-called", "opponent-called", "per-opponent-call", "additive"]
     ),
     "double_at": st.sampled_from([0, 5, 7, 8]),
     "exhausted": st.sampled_from(["draw", "dealer"]),
@@ -60,6 +60,13 @@ FLOW_AND_SCORING: dict[str, st.SearchStrategy[Any]] = {
     "sake_cup": st.sampled_from(["animal", "plain", "both"]),
     "kusatan": st.sampled_from([0, 5]),
     "akatan_aotan": st.sampled_from([0, 10]),
+    "redeal_three_of_month": st.booleans(),
+    "redeal_hand_four_of_month": st.booleans(),
+    "redeal_hand_four_pairs": st.booleans(),
+    "brights_exclusive": st.booleans(),
+    "viewing_after_koikoi": st.sampled_from([0, 3]),
+    "viewing_in_season": st.booleans(),
+    "starting_points": st.sampled_from([0, 10, 30]),
 }
 
 # (hand_size, field_size): the presets' sizes, small and odd ones, and deals whose
@@ -74,7 +81,21 @@ def rule_sets(draw: st.DrawFn) -> RuleSet:
     sizes = draw(st.none() | st.sampled_from(SIZES))
     if sizes is not None:
         overrides["hand_size"], overrides["field_size"] = sizes
-    return PRESETS[preset].with_overrides(overrides)
+        if sizes[1] > 12:  # three-of-a-month and four-pairs redeals would take most deals
+            overrides["redeal_three_of_month"] = False
+    base = PRESETS[preset]
+    # A hand redealt for a hand yaku cannot also score it: such rule sets are refused.
+    for redeal, points in (
+        ("redeal_hand_four_of_month", "teshi"),
+        ("redeal_hand_four_pairs", "kuttsuki"),
+    ):
+        if overrides.get(redeal, getattr(base, redeal)):
+            overrides[points] = 0
+    try:
+        return base.with_overrides(overrides)
+    except RulesError:  # sizes whose deals these redeal rules would (nearly) all redeal
+        assume(False)
+        raise
 
 
 def new_match(rules: RuleSet, seed: int) -> Match:
@@ -113,8 +134,16 @@ def check_deal(game: Round) -> None:
     counts = [(game.field & MONTH_MASKS[m]).bit_count() for m in range(1, 13)]
     if rules.redeal_four_of_month:
         assert 4 not in counts
+    if rules.redeal_three_of_month:
+        assert max(counts) < 3
     if rules.redeal_four_pairs:
         assert counts.count(2) < 4
+    for hand in game.hands:
+        in_hand = [(hand & MONTH_MASKS[m]).bit_count() for m in range(1, 13)]
+        if rules.redeal_hand_four_of_month:
+            assert 4 not in in_hand
+        if rules.redeal_hand_four_pairs:
+            assert in_hand.count(2) < 4
     assert game.hands[0].bit_count() == game.hands[1].bit_count() == rules.hand_size
     assert game.field.bit_count() == rules.field_size
     holders = [hand_yaku(hand, rules) for hand in game.hands]
@@ -236,12 +265,19 @@ def play_match(
         adopt()
     assert checked == len(match.results)
     assert match.legal_actions() == []
-    assert match.totals == [sum(r.points[seat] for r in match.results) for seat in (0, 1)]
+    start = match.rules.starting_points
+    # Zero-sum matches start from starting_points and move each round's points.
+    won = [
+        sum(r.points[seat] - (r.points[1 - seat] if start else 0) for r in match.results)
+        for seat in (0, 1)
+    ]
+    assert match.totals == [start + won[0], start + won[1]]
     rules = match.rules
     assert len(match.results) <= rules.rounds
     if len(match.results) < rules.rounds:
-        assert rules.target_score
-        assert max(match.totals) >= rules.target_score
+        assert (rules.target_score and max(match.totals) >= rules.target_score) or (
+            start and min(match.totals) <= 0
+        )
     return seen
 
 

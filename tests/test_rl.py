@@ -36,6 +36,7 @@ from koikoi.rl import (
 from koikoi.rl.train import LinearPolicy, PolicyPlayer, evaluate, main, train
 from koikoi.round import CAPTURE_BASE, KOIKOI, STOP, IllegalActionError, Round
 from koikoi.rules import PRESETS, RuleSet
+from koikoi.sim import simulate
 
 PRESET_NAMES = list(PRESETS)
 
@@ -312,6 +313,19 @@ def test_observation_holds_the_seats_public_state(seed: int) -> None:
         assert array[LAYOUT["phase"]].sum() == 1
         assert array[LAYOUT["turn"]][0] == float(obs.turn == seat and not match.is_over)
         assert array[LAYOUT["dealer"]][0] == float(obs.dealer == seat)
+
+
+def test_zero_sum_totals_below_zero_stay_in_the_observation_space() -> None:
+    rules = PRESETS["koikoi-japan"]
+    space = observation_space(rules)
+    below = 0
+    for match in simulate(rules, ["normal", "random"], seed=2, matches=10):
+        obs = match.observation(1)
+        assert space.contains(
+            {"observation": encode_observation(obs), "action_mask": action_mask(obs)}
+        )
+        below += match.totals[1] < 0
+    assert below  # the losing seat's total went below zero in some of them
 
 
 @pytest.mark.parametrize("seed", range(8))

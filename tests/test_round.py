@@ -440,10 +440,15 @@ def test_seeded_deals_redeal_the_field_and_keep_the_dealer(key: str, condition: 
 
 
 def test_a_redeal_loop_that_can_never_deal_ends_with_an_error() -> None:
-    # A field of 36 cards almost always holds a whole month (37 always does, and such
-    # rules cannot even be made); the engine gives up rather than loop.
-    rules = rules_with(hand_size=6, field_size=36, redeal_four_of_month=True)
-    with pytest.raises(RulesError, match="redeal"):
+    # A field of 36 cards almost always holds a whole month, so no rule set has one
+    # with that redeal (deal_chance); the engine's own limit stays, and gives up rather
+    # than loop, should its rules let through one that cannot deal. Such rules can only
+    # be made by going around RuleSet's checks.
+    with pytest.raises(RulesError, match=r"0\.02% of deals"):
+        rules_with(hand_size=6, field_size=36, redeal_four_of_month=True)
+    rules = rules_with(hand_size=6, field_size=30, redeal_four_of_month=True)
+    object.__setattr__(rules, "field_size", 36)
+    with pytest.raises(RulesError, match="redeal 1000 times"):
         Round.deal(rules, 0, 0)
 
 

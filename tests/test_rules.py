@@ -41,6 +41,9 @@ CLASSIC_FIELDS: dict[str, Any] = {
     "draw_dealer": "pass",
     "redeal_four_of_month": False,
     "redeal_four_pairs": False,
+    "redeal_three_of_month": False,
+    "redeal_hand_four_of_month": False,
+    "redeal_hand_four_pairs": False,
     "forced_capture": False,
     "teshi": 0,
     "kuttsuki": 0,
@@ -49,6 +52,7 @@ CLASSIC_FIELDS: dict[str, Any] = {
     "shiko": 8,
     "ame_shiko": 7,
     "sanko": 5,
+    "brights_exclusive": True,
     "inoshikacho": 5,
     "inoshikacho_extra": False,
     "tane": 1,
@@ -68,7 +72,9 @@ CLASSIC_FIELDS: dict[str, Any] = {
     "kusatan": 0,
     "tsukimi": 5,
     "hanami": 5,
+    "viewing_after_koikoi": 0,
     "viewing": "always",
+    "viewing_in_season": False,
     "viewing_cancelled_by": [],
     "tsukifuda": 0,
     "tsukifuda_month": "round",
@@ -83,6 +89,7 @@ CLASSIC_FIELDS: dict[str, Any] = {
     "exhausted": "draw",
     "exhausted_points": 0,
     "rounds": 12,
+    "starting_points": 0,
     "target_score": 50,
 }
 
@@ -130,6 +137,42 @@ PRESET_DIFFS: dict[str, dict[str, Any]] = {
         "double_at": 8,
         "target_score": 0,
     },
+    # The rule sets other AIs play (issue #15; the README's "Rule sets" gives sources).
+    "nintendo": {
+        "next_dealer": "winner",
+        "redeal_four_of_month": True,
+        "redeal_three_of_month": True,
+        "redeal_four_pairs": True,
+        "redeal_hand_four_of_month": True,
+        "redeal_hand_four_pairs": True,
+        "inoshikacho_extra": True,
+        "ribbon_set_extra": True,
+        "akatan_aotan": 10,
+        "sake_cup": "both",
+        "best_per_category": "both",
+        "max_koikoi": 1,
+        "koikoi_after_opponent": False,
+        "multiplier": "opponent-called",
+        "double_at": 7,
+        "target_score": 0,
+    },
+    "koikoi-japan": {
+        "next_dealer": "winner",
+        "redeal_four_of_month": True,
+        "redeal_hand_four_of_month": True,
+        "akatan_aotan": 10,
+        "akatan_aotan_replaces": False,
+        "tsukimi": 1,
+        "hanami": 1,
+        "viewing_after_koikoi": 3,
+        "sake_cup": "both",
+        "multiplier": "additive",
+        "exhausted": "dealer",
+        "exhausted_points": 1,
+        "rounds": 8,
+        "starting_points": 30,
+        "target_score": 0,
+    },
 }
 
 PRESET_NAMES = list(PRESET_DIFFS)
@@ -161,13 +204,27 @@ POINTS_KEYS = [
     "exhausted_points",
 ]
 COUNT_KEYS = ["tane_min", "tan_min", "kasu_min"]  # "counts >= 1"
-INT_KEYS = ["hand_size", "field_size", "max_koikoi", "rounds", "target_score"]
-ZERO_ALLOWED_INT_KEYS = ["max_koikoi", "target_score"]  # "0 = unlimited", "0 = none"
+INT_KEYS = [
+    "hand_size",
+    "field_size",
+    "max_koikoi",
+    "rounds",
+    "target_score",
+    "viewing_after_koikoi",
+    "starting_points",
+]
+# "0 = unlimited", "0 = none", "0 = unchanged"
+ZERO_ALLOWED_INT_KEYS = ["max_koikoi", "target_score", "viewing_after_koikoi", "starting_points"]
 BOOL_KEYS = [
     "deal_in_pairs",
     "redeal_four_of_month",
     "redeal_four_pairs",
+    "redeal_three_of_month",
+    "redeal_hand_four_of_month",
+    "redeal_hand_four_pairs",
     "forced_capture",
+    "brights_exclusive",
+    "viewing_in_season",
     "inoshikacho_extra",
     "ribbon_set_extra",
     "akatan_aotan_replaces",
@@ -184,7 +241,14 @@ CHOICE_KEYS: dict[str, list[str]] = {
     "sake_cup": ["animal", "plain", "both"],
     "best_per_category": ["none", "animals", "ribbons", "both"],
     "decision": ["new-yaku", "higher-total"],
-    "multiplier": ["none", "per-call", "any-called", "opponent-called", "per-opponent-call"],
+    "multiplier": [
+        "none",
+        "per-call",
+        "any-called",
+        "opponent-called",
+        "per-opponent-call",
+        "additive",
+    ],
     "exhausted": ["draw", "dealer"],
 }
 CANCELLERS = ["rainman", "lightning", "willow", "paulownia"]
@@ -387,7 +451,10 @@ PRESET_TABLE: list[tuple[str, dict[str, dict[str, Any]]]] = [
     ),
     (
         "exhausted round",
-        {name: {"exhausted": "draw", "exhausted_points": 0} for name in PRESET_NAMES},
+        {
+            **{name: {"exhausted": "draw", "exhausted_points": 0} for name in PRESET_NAMES},
+            "koikoi-japan": {"exhausted": "dealer", "exhausted_points": 1},
+        },
     ),
 ]
 
@@ -970,15 +1037,36 @@ def overrides(draw: st.DrawFn) -> dict[str, Any]:
     for key, choices in CHOICE_KEYS.items():
         values[key] = st.sampled_from(choices)
     values["viewing_cancelled_by"] = st.lists(st.sampled_from(CANCELLERS), unique=True)
+    values["viewing_after_koikoi"] = st.integers(min_value=0, max_value=40)
+    values["starting_points"] = st.integers(min_value=0, max_value=200)
     keys = draw(st.lists(st.sampled_from(sorted(values)), unique=True))
     result = {key: draw(values[key]) for key in keys}
     if draw(st.booleans()):
         # Up to 12 cards a hand: the scores of larger hands under per-call doubling can
-        # pass 2**53; up to 36 on the field: a larger one always holds a whole month.
+        # pass 2**53; up to 24 on the field: under some redeal rules a larger one meets
+        # a redeal condition in more deals than a rule set may redeal.
         hand = draw(st.integers(min_value=1, max_value=12))
         result["hand_size"] = hand
-        result["field_size"] = draw(st.integers(min_value=1, max_value=min(36, 48 - 2 * hand)))
-    return result
+        result["field_size"] = draw(st.integers(min_value=1, max_value=min(24, 48 - 2 * hand)))
+    return consistent(result)
+
+
+def consistent(changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` made free of the combinations every rule set refuses, whatever the
+    preset under them: a hand yaku that is also redealt, and a field so large that
+    three-of-a-month redeals (with four pairs: more than 12 cards) would take most deals."""
+    changes = dict(changes)
+    for redeal, points in (
+        ("redeal_hand_four_of_month", "teshi"),
+        ("redeal_hand_four_pairs", "kuttsuki"),
+    ):
+        if changes.get(redeal):
+            changes[points] = 0
+        else:
+            changes[redeal] = False
+    if changes.get("field_size", 8) > 12:
+        changes["redeal_three_of_month"] = False
+    return changes
 
 
 @settings(max_examples=60, deadline=None)
@@ -1013,6 +1101,8 @@ BOUNDS: dict[str, tuple[int, int]] = {
     "rounds": (1, 120),
     "max_koikoi": (0, 24),
     "target_score": (0, 100_000),
+    "viewing_after_koikoi": (0, 1000),
+    "starting_points": (0, 100_000),
 }
 
 
@@ -1103,12 +1193,16 @@ def test_rules_whose_scores_could_pass_2_to_the_53_are_refused(changes: dict[str
             **{key: st.integers(min_value=1, max_value=12) for key in COUNT_KEYS},
             **{key: st.booleans() for key in BOOL_KEYS},
             **{key: st.sampled_from(values) for key, values in CHOICE_KEYS.items()},
+            "viewing_after_koikoi": st.integers(min_value=0, max_value=1000),
         },
     ),
+    st.booleans(),
 )
-def test_no_pile_scores_more_than_the_bound(pile: int, month: int, changes: dict[str, Any]) -> None:
-    rules = RuleSet.from_mapping(changes)
-    assert Scorer(rules).total(pile, month) <= largest_pile_total(rules)
+def test_no_pile_scores_more_than_the_bound(
+    pile: int, month: int, changes: dict[str, Any], called: bool
+) -> None:
+    rules = RuleSet.from_mapping(consistent(changes))
+    assert Scorer(rules).total(pile, month, called) <= largest_pile_total(rules)
 
 
 # -- rules that can never deal ------------------------------------------------------------
@@ -1129,9 +1223,15 @@ def test_a_field_that_always_holds_a_whole_month_cannot_be_a_rule_set(field_size
     assert RuleSet.from_mapping({**never, "redeal_four_of_month": False}).field_size == field_size
 
 
-def test_the_largest_field_that_can_avoid_a_whole_month_is_a_rule_set() -> None:
-    rules = RuleSet.from_mapping({"hand_size": 6, "field_size": 36, "redeal_four_of_month": True})
-    assert rules.field_size == 36
+def test_the_largest_field_that_can_avoid_a_whole_month_is_refused_for_its_rarity() -> None:
+    # 36 cards avoid a whole month only as three of every month: 1 deal in 5,000.
+    with pytest.raises(RulesError, match=r"only about 0\.02% of deals"):
+        RuleSet.from_mapping({"hand_size": 6, "field_size": 36, "redeal_four_of_month": True})
+    # 31 cards let about 5.6% of deals stand: the largest such field.
+    rules = RuleSet.from_mapping({"hand_size": 6, "field_size": 31, "redeal_four_of_month": True})
+    assert rules.field_size == 31
+    with pytest.raises(RulesError, match=r"only about 3\.06% of deals"):
+        RuleSet.from_mapping({"hand_size": 6, "field_size": 32, "redeal_four_of_month": True})
 
 
 # -- mappings far larger than a rule set ---------------------------------------------------

@@ -994,8 +994,11 @@ def test_final_is_double_at_then_the_multiplier(
         "any-called": 2 if own or opponent else 1,
         "opponent-called": 2 if opponent else 1,
         "per-opponent-call": 2**opponent,
+        # +1 a call up to three; from the fourth, x(calls - 2) instead.
+        "additive": own - 2 if own >= 4 else 1,
     }[rules.multiplier]
-    assert scorer_for(rules).final(total, own, opponent) == doubled * factor
+    bonus = own if rules.multiplier == "additive" and own <= 3 else 0
+    assert scorer_for(rules).final(total, own, opponent) == doubled * factor + bonus
 
 
 # -- the whole scorer against a reading of RULES.md written out card by card -------------

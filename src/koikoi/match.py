@@ -56,8 +56,12 @@ class Match:
     """Rounds between seats 0 and 1 until ``rounds`` are played or ``target_score`` is met.
 
     Built from a seed (every deal shuffled from it), or with :meth:`single` as one
-    given deal: then ``rounds``, ``target_score`` and ``first_dealer``
-    do not apply and the match is that single round.
+    given deal: then ``rounds``, ``target_score``, ``starting_points`` and
+    ``first_dealer`` do not apply and the match is that single round.
+
+    With ``starting_points`` both seats start with those points and each round's
+    points move from the other seat (zero-sum); the match ends early when a seat has
+    none left.
     """
 
     seed: int | None
@@ -66,6 +70,7 @@ class Match:
     def __init__(self, rules: RuleSet, seed: int) -> None:
         rng = random.Random(seed)
         self._begin(rules, seed, rng)
+        self.totals = [rules.starting_points, rules.starting_points]
         if rules.first_dealer is FirstDealer.SEAT_0:
             dealer = 0
         elif rules.first_dealer is FirstDealer.CARD_DRAW:
@@ -108,6 +113,11 @@ class Match:
     def round_number(self) -> int:
         """The current round, 1-based (the last one once the match is over)."""
         return len(self.results) + (0 if self.round.is_over else 1)
+
+    @property
+    def starting_points(self) -> int:
+        """What each seat's total started from (``starting_points``; 0 for a given deal)."""
+        return self.rules.starting_points if self._rng is not None else 0
 
     @property
     def is_over(self) -> bool:
@@ -156,10 +166,12 @@ class Match:
     def _continues(self) -> bool:
         if self._rng is None:
             return False
-        target = self.rules.target_score
-        if target and max(self.totals) >= target:
+        rules = self.rules
+        if rules.target_score and max(self.totals) >= rules.target_score:
             return False
-        return len(self.results) < self.rules.rounds
+        if rules.starting_points and min(self.totals) <= 0:
+            return False
+        return len(self.results) < rules.rounds
 
     def _book_if_over(self) -> None:
         # Rounds can end without an action (hand yaku), so keep dealing until one is live.
@@ -167,8 +179,12 @@ class Match:
             result = self.round.result
             assert result is not None
             self.results.append(result)
-            self.totals[0] += result.points[0]
-            self.totals[1] += result.points[1]
+            won = result.points
+            if self.rules.starting_points and self._rng is not None:
+                # Zero-sum: what a seat scores, the other pays.
+                won = (won[0] - won[1], won[1] - won[0])
+            self.totals[0] += won[0]
+            self.totals[1] += won[1]
             self._view = None
             if not self._continues():
                 return

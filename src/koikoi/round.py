@@ -330,8 +330,11 @@ class Observation(_ObservationSlots):
         """Each seat's yaku from its captured cards (hand yaku not included)."""
         yaku = self._yaku
         if yaku is None:
-            score = self._scorer.score
-            yaku = (score(self.captured[0], self.month), score(self.captured[1], self.month))
+            score, calls = self._scorer.score, self.calls
+            yaku = (
+                score(self.captured[0], self.month, calls[0] > 0),
+                score(self.captured[1], self.month, calls[1] > 0),
+            )
             object.__setattr__(self, "_yaku", yaku)
         return yaku
 
@@ -420,11 +423,23 @@ def _legal_moves(
 
 
 def _field_redeals(field: CardSet, rules: RuleSet) -> bool:
-    if not (rules.redeal_four_of_month or rules.redeal_four_pairs):
+    if not (rules.redeal_four_of_month or rules.redeal_three_of_month or rules.redeal_four_pairs):
         return False
     counts = [(field & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
-    return (rules.redeal_four_of_month and 4 in counts) or (
-        rules.redeal_four_pairs and counts.count(2) >= 4
+    return (
+        (rules.redeal_four_of_month and 4 in counts)
+        or (rules.redeal_three_of_month and max(counts) >= 3)
+        or (rules.redeal_four_pairs and counts.count(2) >= 4)
+    )
+
+
+def _hand_redeals(hand: CardSet, rules: RuleSet) -> bool:
+    """A dealt hand that holds teshi or kuttsuki where these rules redeal it instead."""
+    if not (rules.redeal_hand_four_of_month or rules.redeal_hand_four_pairs):
+        return False
+    counts = [(hand & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
+    return (rules.redeal_hand_four_of_month and 4 in counts) or (
+        rules.redeal_hand_four_pairs and counts.count(2) >= 4
     )
 
 
@@ -498,7 +513,7 @@ class Round:
         for _ in range(MAX_REDEALS):
             deck = shuffled_deck(rng)
             hands, field, stock = _deal_from(deck, rules, dealer)
-            if _field_redeals(field, rules):
+            if _field_redeals(field, rules) or any(_hand_redeals(hand, rules) for hand in hands):
                 continue
             holders = [hand_yaku(hand, rules) for hand in hands]
             if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
@@ -547,6 +562,11 @@ class Round:
             raise DealError(
                 "the field meets a redeal condition of these rules; it would be redealt"
             )
+        for seat, hand in enumerate(hand_sets):
+            if _hand_redeals(hand, rules):
+                raise DealError(
+                    f"hand {seat} meets a redeal condition of these rules; it would be redealt"
+                )
         holders = [hand_yaku(hand, rules) for hand in hand_sets]
         if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
             raise DealError("both hands hold a hand yaku; under these rules that deal is redealt")
@@ -634,7 +654,7 @@ class Round:
 
     def yaku(self, seat: int) -> dict[str, int]:
         """The yaku of a seat's captured cards (hand yaku not included)."""
-        return self._scorer.score(self.captured[seat], self.month)
+        return self._scorer.score(self.captured[seat], self.month, self.calls[seat] > 0)
 
     def deal_json(self) -> dict[str, Any]:
         """The cards as dealt, in the given-deal form of a record (RULES.md §7)."""
@@ -774,13 +794,14 @@ class Round:
                 self._end_turn(seat)
         elif phase is _DECISION and action == KOIKOI and type(action) is int:
             self.calls[seat] += 1
+            decided = self._pending_yaku
+            if self.rules.viewing_after_koikoi:
+                # The call itself may raise the viewing yaku: what the next decision
+                # compares with is the pile as it now scores.
+                decided = self.yaku(seat)
             baseline = self._baseline
             # A tuple, replaced rather than changed, so observations can share it.
-            self._baseline = (
-                (self._pending_yaku, baseline[1])
-                if seat == 0
-                else (baseline[0], self._pending_yaku)
-            )
+            self._baseline = (decided, baseline[1]) if seat == 0 else (baseline[0], decided)
             self._pending_yaku = None
             self._next_turn(seat)
         elif phase is _DECISION and action == STOP and type(action) is int:
@@ -832,7 +853,7 @@ class Round:
         if captured == self._turn_start:
             self._next_turn(seat)
             return
-        yaku = self._scorer.score(captured, self.month)
+        yaku = self._scorer.score(captured, self.month, self.calls[seat] > 0)
         if yaku and self._triggered(seat, yaku):
             final = not self.hands[seat] or self._stock_pos == len(self.stock)
             if final:

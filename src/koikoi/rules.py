@@ -15,11 +15,13 @@ from __future__ import annotations
 import dataclasses
 import difflib
 import json
+import math
 import reprlib
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -93,6 +95,7 @@ class Multiplier(StrEnum):
     ANY_CALLED = "any-called"
     OPPONENT_CALLED = "opponent-called"
     PER_OPPONENT_CALL = "per-opponent-call"
+    ADDITIVE = "additive"
 
 
 class Exhausted(StrEnum):
@@ -173,6 +176,15 @@ class RuleSet:
     )
     redeal_four_of_month: bool = _rule(False, BOOL, "redeal when the field holds a whole month")
     redeal_four_pairs: bool = _rule(False, BOOL, "redeal when the field is four pairs")
+    redeal_three_of_month: bool = _rule(
+        False, BOOL, "redeal when the field holds three or four cards of a month"
+    )
+    redeal_hand_four_of_month: bool = _rule(
+        False, BOOL, "redeal when a hand holds a whole month (teshi then never scores)"
+    )
+    redeal_hand_four_pairs: bool = _rule(
+        False, BOOL, "redeal when a hand is four pairs (kuttsuki then never scores)"
+    )
     forced_capture: bool = _rule(
         False, BOOL, "a card that matches nothing may be played only when no card matches"
     )
@@ -185,6 +197,9 @@ class RuleSet:
     shiko: int = _rule(8, POINTS, "four brights without the rain man")
     ame_shiko: int = _rule(7, POINTS, "four brights with the rain man")
     sanko: int = _rule(5, POINTS, "three brights without the rain man")
+    brights_exclusive: bool = _rule(
+        True, BOOL, "only the best bright yaku scores (false: every one that applies)"
+    )
     inoshikacho: int = _rule(5, POINTS, "boar, deer and butterflies")
     inoshikacho_extra: bool = _rule(False, BOOL, "inoshikacho: +1 per animal beyond its three")
     tane: int = _rule(1, POINTS, "animals")
@@ -206,7 +221,16 @@ class RuleSet:
     kusatan: int = _rule(0, POINTS, "the three plain red ribbons of wisteria, iris, clover")
     tsukimi: int = _rule(5, POINTS, "moon and sake cup")
     hanami: int = _rule(5, POINTS, "cherry curtain and sake cup")
+    viewing_after_koikoi: int = _rule(
+        0,
+        NUMBER,
+        "tsukimi and hanami points once their holder has called koi-koi (0: unchanged)",
+        bounds=_BOUNDS[POINTS],
+    )
     viewing: Viewing = _rule(Viewing.ALWAYS, CHOICE, "when the viewing yaku count", Viewing)
+    viewing_in_season: bool = _rule(
+        False, BOOL, "hanami only in a round of month 3, tsukimi only in one of month 8"
+    )
     viewing_cancelled_by: tuple[ViewingCanceller, ...] = _rule(
         (), CHOICES, "captured cards that cancel the viewing yaku", ViewingCanceller
     )
@@ -240,6 +264,13 @@ class RuleSet:
     )
     exhausted_points: int = _rule(0, POINTS, "the dealer's points for an exhausted round")
     rounds: int = _rule(12, COUNT, "rounds in a match", bounds=(1, 120))
+    starting_points: int = _rule(
+        0,
+        NUMBER,
+        "both start with these points, and a round's points move from loser to winner"
+        " (0: totals start at 0 and only grow)",
+        bounds=(0, 100_000),
+    )
     target_score: int = _rule(
         50, NUMBER, "a match ends when a player reaches it (0: none)", bounds=(0, 100_000)
     )
@@ -495,8 +526,70 @@ def _unknown_key_message(key: str, *, suggest: bool = True) -> str:
     return message + " (see 'koikoi rules show' for every key)"
 
 
-_FULLEST_FIELD_WITHOUT_A_MONTH = 3 * MONTH_COUNT
-"""With more cards than this the field holds all four cards of some month (pigeonhole)."""
+def fullest_field(rules: RuleSet) -> int:
+    """The most cards a field can hold without meeting a field redeal condition.
+
+    Each month may hold at most 2 cards (three of a month redeals), 3 (four of a month
+    does) or all 4; with four pairs redealing, at most three months hold exactly two.
+    """
+    if rules.redeal_three_of_month:
+        most = 2
+    elif rules.redeal_four_of_month:
+        most = 3
+    else:
+        most = 4
+    if rules.redeal_four_pairs and most == 2:
+        return 3 * 2 + (MONTH_COUNT - 3)  # three pairs, and one card of every other month
+    return most * MONTH_COUNT
+
+
+MIN_DEAL_CHANCE = 0.05
+"""The least share of shuffled deals a rule set's redeal conditions must let stand.
+A deal is redealt until one stands, at most MAX_REDEALS times: at 5%, running out of
+tries has a chance of about 1 in 10**22, so no match ever stops for want of a deal."""
+
+
+def deal_chance(rules: RuleSet) -> float:
+    """About the share of shuffled deals that meet none of the redeal conditions: the
+    exact share for the field and for each hand, taken as independent."""
+    field_most = 2 if rules.redeal_three_of_month else 3 if rules.redeal_four_of_month else 4
+    hand_most = 3 if rules.redeal_hand_four_of_month else 4
+    field = _standing_share(rules.field_size, field_most, rules.redeal_four_pairs)
+    hand = _standing_share(rules.hand_size, hand_most, rules.redeal_hand_four_pairs)
+    return field * hand * hand
+
+
+@lru_cache(maxsize=256)
+def _standing_share(size: int, most: int, no_four_pairs: bool) -> float:
+    """The share of the deck's ``size``-card subsets with at most ``most`` cards of any
+    month and, with ``no_four_pairs``, fewer than four months of exactly two."""
+    # ways[cards][pairs]: the subsets of the months so far, by cards and pairs held.
+    ways = [[0] * 5 for _ in range(size + 1)]
+    ways[0][0] = 1
+    for _ in range(MONTH_COUNT):
+        grown = [[0] * 5 for _ in range(size + 1)]
+        for cards, by_pairs in enumerate(ways):
+            for pairs, count in enumerate(by_pairs):
+                if not count:
+                    continue
+                for taken in range(min(most, size - cards) + 1):
+                    paired = min(pairs + (taken == 2), 4)
+                    grown[cards + taken][paired] += count * math.comb(4, taken)
+        ways = grown
+    standing = ways[size][:4] if no_four_pairs else ways[size]
+    return sum(standing) / math.comb(CARD_COUNT, size)
+
+
+# The rule names of each field redeal condition, for the message that says which.
+_FIELD_REDEALS = ("redeal_four_of_month", "redeal_three_of_month", "redeal_four_pairs")
+# Each hand redeal condition and the hand yaku it keeps from scoring.
+_HAND_REDEALS = (("redeal_hand_four_of_month", "teshi"), ("redeal_hand_four_pairs", "kuttsuki"))
+
+
+def _redeal_names(rules: RuleSet) -> str:
+    """The sizes and the redeal rules in force, quoted, for a message."""
+    keys = [*_FIELD_REDEALS, *(redeal for redeal, _ in _HAND_REDEALS)]
+    return ", ".join(["'hand_size'", "'field_size'", *(repr(k) for k in keys if getattr(rules, k))])
 
 
 def _cross_field_problems(rules: RuleSet) -> list[str]:
@@ -507,17 +600,31 @@ def _cross_field_problems(rules: RuleSet) -> list[str]:
             f" = {dealt} cards dealt, more than the deck's {CARD_COUNT}"
         ]
     problems = []
-    # The only redeal that every deal of some sizes meets (a search over all sizes and
-    # redeal rules agrees): no field forces four pairs (three of every month is no
-    # pair), and no hand size forces a hand yaku on both hands (a hand of up to 36
-    # cards can hold three of some months and no pair).
-    if rules.redeal_four_of_month and rules.field_size > _FULLEST_FIELD_WITHOUT_A_MONTH:
+    # Only a field can be forced to redeal (no hand size forces a hand condition: a
+    # hand of up to 36 cards can hold three of some months and no pair); other sizes
+    # and redeal rules may let too few deals stand.
+    fullest = fullest_field(rules)
+    if rules.field_size > fullest:
+        names = " and ".join(repr(key) for key in _FIELD_REDEALS if getattr(rules, key))
         problems.append(
-            f"rules 'field_size' and 'redeal_four_of_month': a field of {rules.field_size}"
-            f" cards always holds a whole month (at most 12 x 3 = "
-            f"{_FULLEST_FIELD_WITHOUT_A_MONTH} cards hold none), so every deal would be"
-            " redealt"
+            f"rules 'field_size' and {names}: a field of {rules.field_size} cards always"
+            f" meets a redeal condition (at most {fullest} cards meet none), so every deal"
+            " would be redealt"
         )
+    elif (chance := deal_chance(rules)) < MIN_DEAL_CHANCE:
+        problems.append(
+            f"rules {_redeal_names(rules)}: only about {chance:.2%} of deals of"
+            f" {rules.hand_size}-card hands and a {rules.field_size}-card field meet none"
+            f" of these redeal conditions (at least {MIN_DEAL_CHANCE:.0%} must), so most"
+            " deals would be redealt; deal fewer cards or drop a redeal rule"
+        )
+    # A hand redealt for a hand yaku never scores it: the two settings contradict.
+    for redeal, points in _HAND_REDEALS:
+        if getattr(rules, redeal) and getattr(rules, points):
+            problems.append(
+                f"rules {redeal!r} and {points!r}: a hand that holds {points} is redealt,"
+                f" so {points} never scores; set {points} = 0 or {redeal} = false"
+            )
     return problems + _score_problems(rules)
 
 
@@ -531,9 +638,11 @@ def largest_pile_total(rules: RuleSet) -> int:
     extras = rules.tane_extra + rules.tan_extra + rules.kasu_extra
     # +1 a card beyond their own cards: inoshikacho and the four ribbon sets.
     ones = (rules.inoshikacho_extra + 4 * rules.ribbon_set_extra) * CARD_COUNT
+    brights = (rules.goko, rules.shiko, rules.ame_shiko, rules.sanko)
     return (
-        max(rules.goko, rules.shiko, rules.ame_shiko, rules.sanko)
+        (max(brights) if rules.brights_exclusive else sum(brights))
         + sum(sets)
+        + 2 * rules.viewing_after_koikoi
         + rules.tsukifuda * MONTH_COUNT
         + extras * CARD_COUNT
         + ones
@@ -549,11 +658,15 @@ def largest_match_total(rules: RuleSet) -> int:
         Multiplier.ANY_CALLED: 2,
         Multiplier.OPPONENT_CALLED: 2,
         Multiplier.PER_OPPONENT_CALL: 1 << calls,
+        Multiplier.ADDITIVE: max(calls - 2, 1),
     }[rules.multiplier]
     doubled = 2 if rules.double_at else 1
+    bonus = 3 if rules.multiplier is Multiplier.ADDITIVE else 0
     # Hand yaku and an exhausted round's points take no multiplier.
     flat = max(rules.teshi, rules.kuttsuki, rules.exhausted_points)
-    return rules.rounds * max(largest_pile_total(rules) * doubled * factor, flat)
+    most = max(largest_pile_total(rules) * doubled * factor + bonus, flat)
+    # Zero-sum matches start from starting_points and can fall as far below zero.
+    return rules.starting_points + rules.rounds * most
 
 
 def _score_problems(rules: RuleSet) -> list[str]:
@@ -626,6 +739,47 @@ PRESETS: dict[str, RuleSet] = {
         decision=Decision.NEW_YAKU,
         multiplier=Multiplier.OPPONENT_CALLED,
         double_at=8,
+        target_score=0,
+    ),
+    # The rule sets other AIs play (see the README's "Rule sets" for where each rule
+    # comes from).
+    "nintendo": dataclasses.replace(
+        CLASSIC,
+        preset="nintendo",
+        next_dealer=NextDealer.WINNER,
+        redeal_four_of_month=True,
+        redeal_three_of_month=True,
+        redeal_four_pairs=True,
+        redeal_hand_four_of_month=True,
+        redeal_hand_four_pairs=True,
+        inoshikacho_extra=True,
+        ribbon_set_extra=True,
+        akatan_aotan=10,
+        sake_cup=SakeCup.BOTH,
+        best_per_category=BestPerCategory.BOTH,
+        max_koikoi=1,
+        koikoi_after_opponent=False,
+        multiplier=Multiplier.OPPONENT_CALLED,
+        double_at=7,
+        target_score=0,
+    ),
+    "koikoi-japan": dataclasses.replace(
+        CLASSIC,
+        preset="koikoi-japan",
+        next_dealer=NextDealer.WINNER,
+        redeal_four_of_month=True,
+        redeal_hand_four_of_month=True,
+        akatan_aotan=10,
+        akatan_aotan_replaces=False,
+        tsukimi=1,
+        hanami=1,
+        viewing_after_koikoi=3,
+        sake_cup=SakeCup.BOTH,
+        multiplier=Multiplier.ADDITIVE,
+        exhausted=Exhausted.DEALER,
+        exhausted_points=1,
+        rounds=8,
+        starting_points=30,
         target_score=0,
     ),
 }

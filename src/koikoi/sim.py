@@ -70,7 +70,7 @@ class Tally:
         else:
             self.wins[match.winner] += 1
         for seat in (0, 1):
-            self.points[seat] += match.totals[seat]
+            self.points[seat] += match.totals[seat] - match.starting_points
 
     def points_per_round(self, seat: int) -> float:
         return self.points[seat] / self.rounds if self.rounds else 0.0

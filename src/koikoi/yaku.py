@@ -97,8 +97,10 @@ class Scorer:
         "_aotan",
         "_best_animals",
         "_best_ribbons",
+        "_brights_exclusive",
         "_goko",
         "_hanami",
+        "_hanami_called",
         "_inoshikacho",
         "_inoshikacho_extra",
         "_kasu",
@@ -119,9 +121,11 @@ class Scorer:
         "_tsukifuda",
         "_tsukifuda_any",
         "_tsukimi",
+        "_tsukimi_called",
         "_viewing",
         "_viewing_cancel",
         "_viewing_needs_other",
+        "_viewing_season",
         "rules",
     )  # fmt: skip
 
@@ -129,6 +133,7 @@ class Scorer:
         self.rules = rules
         self._goko, self._shiko = rules.goko, rules.shiko
         self._ame_shiko, self._sanko = rules.ame_shiko, rules.sanko
+        self._brights_exclusive = rules.brights_exclusive
         self._animals = ANIMALS & ~SAKE_CUP if rules.sake_cup is SakeCup.PLAIN else ANIMALS
         plains = PLAINS if rules.lightning_is_kasu else PLAINS & ~LIGHTNING
         self._plains = plains | SAKE_CUP if rules.sake_cup is not SakeCup.ANIMAL else plains
@@ -145,6 +150,12 @@ class Scorer:
         self._viewing = rules.viewing is not Viewing.OFF and bool(rules.tsukimi or rules.hanami)
         self._viewing_needs_other = rules.viewing is Viewing.WITH_OTHER_YAKU
         self._tsukimi, self._hanami = rules.tsukimi, rules.hanami
+        # After the holder's own koi-koi a viewing yaku may be worth more; one that is
+        # switched off stays off.
+        raised = rules.viewing_after_koikoi
+        self._tsukimi_called = raised if raised and rules.tsukimi else rules.tsukimi
+        self._hanami_called = raised if raised and rules.hanami else rules.hanami
+        self._viewing_season = rules.viewing_in_season
         self._viewing_cancel = 0
         for canceller in rules.viewing_cancelled_by:
             self._viewing_cancel |= _CANCELLER_MASKS[canceller]
@@ -154,19 +165,23 @@ class Scorer:
         self._best_animals = best in (BestPerCategory.ANIMALS, BestPerCategory.BOTH)
         self._best_ribbons = best in (BestPerCategory.RIBBONS, BestPerCategory.BOTH)
 
-    def score(self, cards: CardSet, month: int = 0) -> dict[str, int]:
+    def score(self, cards: CardSet, month: int = 0, called: bool = False) -> dict[str, int]:
         """The yaku a pile of captured cards makes, with their points.
 
-        ``month`` is the round's month for ``tsukifuda_month = round`` (0: unknown,
-        so that yaku never scores). Hand yaku are not scored here.
+        ``month`` is the round's month for ``tsukifuda_month = round`` and
+        ``viewing_in_season`` (0: unknown, so those yaku never score); ``called``
+        says whether the pile's holder has called koi-koi this round (for
+        ``viewing_after_koikoi``). Hand yaku are not scored here.
         """
         yaku: dict[str, int] = {}
         brights = (cards & BRIGHTS).bit_count()
         if brights >= 3:
             rainman = 1 if cards & RAINMAN else 0
             others = brights - rainman
+            if not self._brights_exclusive:
+                self._every_bright(yaku, brights, rainman, others)
             # The first enabled level that applies scores alone.
-            if self._goko and brights == 5:
+            elif self._goko and brights == 5:
                 yaku[GOKO] = self._goko
             elif self._shiko and others >= 4:
                 yaku[SHIKO] = self._shiko
@@ -231,19 +246,33 @@ class Scorer:
             and not cards & self._viewing_cancel
             and (yaku or not self._viewing_needs_other)
         ):
-            if self._tsukimi and cards & _TSUKIMI == _TSUKIMI:
-                yaku[TSUKIMI] = self._tsukimi
-            if self._hanami and cards & _HANAMI == _HANAMI:
-                yaku[HANAMI] = self._hanami
+            in_season = not self._viewing_season
+            if self._tsukimi and cards & _TSUKIMI == _TSUKIMI and (in_season or month == 8):
+                yaku[TSUKIMI] = self._tsukimi_called if called else self._tsukimi
+            if self._hanami and cards & _HANAMI == _HANAMI and (in_season or month == 3):
+                yaku[HANAMI] = self._hanami_called if called else self._hanami
         return yaku
 
-    def total(self, cards: CardSet, month: int = 0) -> int:
-        return sum(self.score(cards, month).values())
+    def _every_bright(self, yaku: dict[str, int], brights: int, rainman: int, others: int) -> None:
+        """``brights_exclusive = false``: each bright yaku whose cards are there scores."""
+        if self._goko and brights == 5:
+            yaku[GOKO] = self._goko
+        if self._shiko and others >= 4:
+            yaku[SHIKO] = self._shiko
+        if self._ame_shiko and rainman and brights >= 4:
+            yaku[AME_SHIKO] = self._ame_shiko
+        if self._sanko and others >= 3:
+            yaku[SANKO] = self._sanko
+
+    def total(self, cards: CardSet, month: int = 0, called: bool = False) -> int:
+        return sum(self.score(cards, month, called).values())
 
     def final(self, total: int, own_calls: int = 0, opponent_calls: int = 0) -> int:
-        """The stopper's round score: ``double_at``, then the koi-koi multiplier."""
+        """The stopper's round score: ``double_at``, then the koi-koi multiplier, then
+        the additive bonus."""
         doubled, factor = self.factors(total, own_calls, opponent_calls)
-        return total * (2 if doubled else 1) * factor
+        bonus = koikoi_bonus(self.rules.multiplier, own_calls)
+        return total * (2 if doubled else 1) * factor + bonus
 
     def factors(self, total: int, own_calls: int = 0, opponent_calls: int = 0) -> tuple[bool, int]:
         """Whether ``double_at`` doubles this total, and the koi-koi multiplier."""
@@ -344,7 +373,11 @@ def _goals(
     # with-other-yaku, their own cards are not enough until another yaku is made.
     alone = not scorer._viewing_needs_other or made.keys() - {TSUKIMI, HANAMI}
     if scorer._viewing and alone and not own & scorer._viewing_cancel:
-        goals += [(TSUKIMI, rules.tsukimi, _TSUKIMI, 0, 0), (HANAMI, rules.hanami, _HANAMI, 0, 0)]
+        season = scorer._viewing_season
+        if not season or month == 8:
+            goals.append((TSUKIMI, rules.tsukimi, _TSUKIMI, 0, 0))
+        if not season or month == 3:
+            goals.append((HANAMI, rules.hanami, _HANAMI, 0, 0))
     return goals
 
 
@@ -385,7 +418,26 @@ def multiplier(kind: Multiplier, own_calls: int, opponent_calls: int) -> int:
         return 2 if opponent_calls else 1
     if kind is Multiplier.PER_OPPONENT_CALL:
         return 1 << opponent_calls
+    if kind is Multiplier.ADDITIVE:
+        return own_calls - 2 if own_calls > _ADDITIVE_CALLS else 1
     return 1
+
+
+_ADDITIVE_CALLS = 3
+"""``multiplier = additive``: the own calls that each add a point; from the next one
+on, the score is multiplied by (calls - 2) instead."""
+
+
+def koikoi_bonus(kind: Multiplier, own_calls: int) -> int:
+    """The points koi-koi calls add to the stopper's score (``multiplier = additive``:
+    one per own call, up to three calls).
+
+    >>> [koikoi_bonus(Multiplier.ADDITIVE, calls) for calls in range(6)]
+    [0, 1, 2, 3, 0, 0]
+    """
+    if kind is Multiplier.ADDITIVE and own_calls <= _ADDITIVE_CALLS:
+        return own_calls
+    return 0
 
 
 def multipliers(kind: Multiplier, calls: tuple[int, int] | list[int]) -> tuple[int, int]:
@@ -445,6 +497,6 @@ def score_pile(
     PileScore(yaku={'inoshikacho': 5}, total=5, final=10)
     """
     scorer = scorer_for(rules)
-    yaku = scorer.score(cards, month)
+    yaku = scorer.score(cards, month, called=own_calls > 0)
     total = sum(yaku.values())
     return PileScore(yaku, total, scorer.final(total, own_calls, opponent_calls))

@@ -118,7 +118,7 @@ def _print_table(result: PileScore, console: Console) -> None:
 @rules_options
 @click.option(
     "--month", type=int, default=0,
-    help="The round's month (1-12; 0 unknown), for tsukifuda_month = round.",
+    help="The round's month (1-12; 0 unknown), for tsukifuda_month = round and viewing_in_season.",
 )  # fmt: skip
 @click.option(
     "--own-calls", type=click.IntRange(0, MAX_CALLS), default=0, help="Koi-koi calls made."

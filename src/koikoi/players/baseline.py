@@ -76,5 +76,6 @@ def move_gain(obs: Observation, action: Action) -> tuple[int, int]:
         return 0, -CARD_VALUES[action]
     scorer = scorer_for(obs.rules)
     own = obs.captured[obs.seat]
-    gained = scorer.total(own | taken, obs.month) - scorer.total(own, obs.month)
+    called = obs.calls[obs.seat] > 0
+    gained = scorer.total(own | taken, obs.month, called) - scorer.total(own, obs.month, called)
     return gained, sum(CARD_VALUES[card] for card in ids(taken))

@@ -21,7 +21,7 @@ part                size  value
 ``decided``            2  yaku points at each player's last koi-koi / 10 (0: none)
 ``stock``              1  cards left in the stock / 48
 ``opponent_hand``      1  cards in the opponent's hand / hand size
-``totals``             2  match totals (own, opponent) / 10
+``totals``             2  match totals (own, opponent) / 10 (below 0 in zero-sum matches)
 ``rounds_left``        1  rounds after this one / rounds in the match
 ``turn``               1  1 when it is this seat's turn
 ``dealer``             1  1 when this seat deals this round
@@ -173,9 +173,12 @@ def observation_space(rules: RuleSet) -> spaces.Dict:
     high = np.ones(OBSERVATION_SIZE, dtype=np.float32)
     high[LAYOUT["yaku"]] = high[LAYOUT["decided"]] = largest_pile_total(rules) / POINTS_UNIT
     high[LAYOUT["totals"]] = largest_match_total(rules) / POINTS_UNIT
+    low = np.zeros(OBSERVATION_SIZE, dtype=np.float32)
+    if rules.starting_points:  # zero-sum matches: a total can fall as far below zero
+        low[LAYOUT["totals"]] = -high[LAYOUT["totals"]]
     return spaces.Dict(
         {
-            "observation": spaces.Box(0.0, high, dtype=np.float32),
+            "observation": spaces.Box(low, high, dtype=np.float32),
             "action_mask": spaces.Box(0, 1, (ACTION_COUNT,), dtype=np.int8),
         }
     )

@@ -32,7 +32,7 @@ from koikoi.round import (
     action_to_json,
 )
 from koikoi.rules import PRESETS, RuleSet
-from koikoi.yaku import multipliers, scorer_for
+from koikoi.yaku import koikoi_bonus, multipliers, scorer_for
 
 Difficulty = Literal["easy", "normal", "expert"]
 DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
@@ -258,7 +258,8 @@ def round_over_event(number: int, result: RoundResult, rules: RuleSet) -> dict[s
         doubled, factor = scorer_for(rules).factors(
             total, result.calls[seat], result.calls[1 - seat]
         )
-        scoring = {"total": total, "doubled": doubled, "multiplier": factor}
+        bonus = koikoi_bonus(rules.multiplier, result.calls[seat])
+        scoring = {"total": total, "doubled": doubled, "multiplier": factor, "bonus": bonus}
     return {
         "type": "round-over",
         "round": number,

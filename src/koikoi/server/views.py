@@ -20,7 +20,7 @@ from koikoi.server.games import (
     move_event,
     rules_name,
 )
-from koikoi.yaku import multiplier, multipliers, progress, scorer_for
+from koikoi.yaku import koikoi_bonus, multiplier, multipliers, progress, scorer_for
 
 
 def pile_json(cards: int) -> dict[str, list[str]]:
@@ -80,6 +80,9 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "multiplier": multipliers(rules.multiplier, obs.calls)[HUMAN],
         "opponent_multiplier": multipliers(rules.multiplier, obs.calls)[1 - HUMAN],
         "koikoi_multiplier": multiplier(rules.multiplier, own_calls + 1, their_calls),
+        # Points koi-koi calls add to a stop (multiplier = additive), now and after a call.
+        "bonus": koikoi_bonus(rules.multiplier, own_calls),
+        "koikoi_bonus": koikoi_bonus(rules.multiplier, own_calls + 1),
         "stake": stake,
         "stake_doubled": stake_doubled,
         "round": view.round_number,
