@@ -528,6 +528,53 @@ def test_help_describes_the_rules_played(open_page: Callable[..., Page]) -> None
     expect(page.get_by_test_id("help-dialog")).to_have_count(0)
 
 
+def test_help_describes_the_koikoi_japan_rules(open_page: Callable[..., Page]) -> None:
+    """The rules help, opened from the start screen, follows the chosen preset: the
+    raised viewing yaku, the additive koi-koi bonus and the starting points."""
+    page = open_page()
+    messages = catalog(page, "en")
+    page.get_by_test_id("preset-select").select_option("koikoi-japan")
+    page.get_by_test_id("rules-help").click()
+    panel = page.locator("#help-panel-rules")
+    expect(panel).to_be_visible()
+    expect(panel).to_contain_text(messages["rule.preset.koikoi-japan"])
+    expect(panel).to_contain_text(
+        "Once a player has called koi\u2011koi this round, their moon and flower viewing"
+        " are worth 3 points."
+    )
+    expect(panel).to_contain_text("Both players start with 30 points.")
+    expect(panel).to_contain_text(messages["help.rules.multiplier.additive"])
+    expect(panel).to_contain_text(messages["help.rules.redeal_hand_month"])
+    tsukimi = panel.locator(".help-defs > div").filter(
+        has=page.locator("dt", has_text=re.compile(f"^{re.escape(messages['yaku.tsukimi'])}$"))
+    )
+    expect(tsukimi.locator("dd")).to_contain_text("Worth 1 point.")
+    expect(tsukimi.locator("dd")).to_contain_text("it is worth 3 points")
+    page.keyboard.press("Escape")
+    expect(page.get_by_test_id("help-dialog")).to_have_count(0)
+
+
+def test_koikoi_japan_match_starts_from_thirty_points(open_page: Callable[..., Page]) -> None:
+    """A guest's koi-koi-japan match: the start screen describes the preset and shows
+    its starting points, and the table opens at 30 to 30 (not 0 to 0)."""
+    page = open_page()
+    messages = catalog(page, "en")
+    page.get_by_test_id("preset-select").select_option("koikoi-japan")
+    expect(page.locator("#preset-desc")).to_have_text(messages["rule.preset.koikoi-japan.desc"])
+    expect(page.locator("#rule-starting_points")).to_have_value("30")
+    expect(page.locator("#rule-rounds")).to_have_value("8")
+    expect(page.locator("#rule-target_score")).to_have_value("0")
+    start_game(page)
+    current = state(page)
+    assert current["rules"]["preset"] == "koikoi-japan"
+    assert current["rules"]["starting_points"] == 30
+    assert current["totals"] == [30, 30] and current["results"] == []
+    assert (current["bonus"], current["koikoi_bonus"]) == (0, 1)
+    expect(page.get_by_test_id("score-you")).to_have_text("30")
+    expect(page.get_by_test_id("score-cpu")).to_have_text("30")
+    expect(page.get_by_test_id("round")).to_have_text("Round 1 of 8")
+
+
 # -- 8. a card's name on hover and on a long press -----------------------------------------
 
 

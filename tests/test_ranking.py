@@ -209,6 +209,17 @@ def test_a_finished_match_replays_step_by_step(app: FastAPI) -> None:
             assert set(before["hands"][seat]) - set(after["hands"][seat]) == {event["card"]}
 
 
+def test_a_zero_sum_match_replays_from_its_starting_points(app: FastAPI) -> None:
+    client = browser(app)
+    state = new_game(client, "normal", preset="koikoi-japan", rounds=3)["state"]
+    final = play_on(client, state)
+    steps = replay_of(app, state["id"])["steps"]
+    assert steps[0]["totals"] == [30, 30]
+    assert steps[-1]["totals"] == final["totals"]
+    for step in steps:
+        assert sum(step["totals"]) == 60  # every round's points move from one to the other
+
+
 def test_a_resigned_match_replays_up_to_the_resignation(app: FastAPI) -> None:
     client = browser(app)
     state = play_on(client, new_game(client, "easy")["state"], moves=3)

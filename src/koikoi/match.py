@@ -119,6 +119,14 @@ class Match:
         """What each seat's total started from (``starting_points``; 0 for a given deal)."""
         return self.rules.starting_points if self._rng is not None else 0
 
+    def gains(self, result: RoundResult) -> tuple[int, int]:
+        """What a finished round adds to each seat's total: its points, or with
+        ``starting_points`` (zero-sum) its points less what the other seat scored."""
+        won = result.points
+        if self.starting_points:
+            return won[0] - won[1], won[1] - won[0]
+        return won
+
     @property
     def is_over(self) -> bool:
         # The phase, not Round.is_over: a simulation asks before every move.
@@ -179,10 +187,7 @@ class Match:
             result = self.round.result
             assert result is not None
             self.results.append(result)
-            won = result.points
-            if self.rules.starting_points and self._rng is not None:
-                # Zero-sum: what a seat scores, the other pays.
-                won = (won[0] - won[1], won[1] - won[0])
+            won = self.gains(result)
             self.totals[0] += won[0]
             self.totals[1] += won[1]
             self._view = None

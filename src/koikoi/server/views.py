@@ -136,7 +136,7 @@ def replay_json(session: GameSession, player: str | None) -> dict[str, Any]:
     happened, each with the table as it stood after it."""
     match = Match(session.match.rules, session.seed)
     steps: list[dict[str, Any]] = []
-    totals = [0, 0]
+    totals = [match.starting_points] * 2  # where the match starts
     table = _Table(match.round)
     current: Round | None = None
     seen = booked = 0
@@ -164,8 +164,9 @@ def replay_json(session: GameSession, player: str | None) -> dict[str, Any]:
                 step(move_event(*move))
             seen = len(current.history)
         for number, result in enumerate(match.results[booked:], booked + 1):
-            totals[0] += result.points[0]
-            totals[1] += result.points[1]
+            won = match.gains(result)
+            totals[0] += won[0]
+            totals[1] += won[1]
             step({"type": "round-over", **result.to_json(), "reason": result.reason}, number)
         booked = len(match.results)
         if match.round is not current and not match.is_over:

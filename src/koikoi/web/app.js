@@ -10,7 +10,7 @@ import { isolate, loadLanguage, plural, t } from "./i18n.js";
 import { renderLeaderboard, renderPageStatus, renderProfile } from "./pages.js";
 import { renderReplay } from "./replay.js";
 import { href, parseRoute } from "./routes.js";
-import { matchesOf, totalsAfter } from "./rulesinfo.js";
+import { koikoiBonus, matchesOf, totalsAfter } from "./rulesinfo.js";
 import { PACES, apply as applySettings, delay, pace, save, setDelay, settings, urlLang } from "./settings.js";
 import { openSettings } from "./settingsdialog.js";
 import { renderStart, startRules } from "./start.js";
@@ -186,8 +186,8 @@ async function loadGames() {
     const { state } = await api.game(saved);
     if (state.over) return [];
     return [{ id: state.id, difficulty: state.difficulty, rules_name: state.rules_name, round: state.round, rounds: state.rounds, totals: state.totals }];
-  } catch {
-    localStorage.removeItem(GAME_KEY);
+  } catch (error) {
+    if (error.status !== 0) localStorage.removeItem(GAME_KEY); // kept while the server is out of reach
     return [];
   }
 }
@@ -376,6 +376,8 @@ function viewFromState(state, previous) {
     multiplier: state.multiplier,
     opponent_multiplier: state.opponent_multiplier,
     koikoi_multiplier: state.koikoi_multiplier,
+    bonus: state.bonus || 0, // multiplier = additive: the points your calls add to a stop
+    koikoi_bonus: state.koikoi_bonus || 0,
     stake: state.stake,
     stake_doubled: state.stake_doubled,
     pending: state.pending,
@@ -416,13 +418,15 @@ function initialView(state, events) {
   view.calls = [0, 0];
   view.multiplier = 1;
   view.opponent_multiplier = 1;
+  view.bonus = 0;
+  view.koikoi_bonus = 0;
   view.phase = "play";
   view.turn = state.dealer;
   view.your_turn = false;
   view.pending = null;
   view.choices = [];
   view.stake = null;
-  view.totals = totalsAfter(state.results, state.round - 1);
+  view.totals = totalsAfter(state.results, state.round - 1, state.rules);
   for (const event of [...events].reverse()) {
     if (event.type !== "play" && event.type !== "draw") continue;
     const seat = event.seat;
@@ -512,6 +516,7 @@ async function step(event, state, { boardless = false } = {}) {
       if (!boardless) {
         view.calls[event.seat] += 1;
         [view.multiplier, view.opponent_multiplier] = event.multipliers;
+        if (event.seat === SEAT_YOU) view.bonus = koikoiBonus(view.rules, view.calls[SEAT_YOU]);
       }
       const text = () => t(`log.koikoi.${side(event.seat)}`);
       addLog("koikoi", text);
@@ -532,7 +537,7 @@ async function step(event, state, { boardless = false } = {}) {
       const outcome = event.winner === null ? "draw" : side(event.winner);
       const points = event.winner === null ? 0 : event.points[event.winner];
       addLog("round", () => t(`log.round.${outcome}`, { round: event.round, points: plural("points", points) }));
-      if (view && !boardless) view.totals = totalsAfter(state.results, event.round);
+      if (view && !boardless) view.totals = totalsAfter(state.results, event.round, state.rules);
       app.ui.status = () => t("status.round_over");
       render();
       const epoch = app.epoch;
@@ -829,8 +834,12 @@ async function boot() {
   installLongPress();
   let languages;
   try {
-    // The session first of all: it brings the CSRF token every later POST sends.
-    const [index, catalog, cards] = await Promise.all([api.languages(), api.rules(), api.cards(), api.session()]);
+    // The session first of all: it brings the CSRF token every later POST sends. With
+    // no network (the service worker has the rest) the game starts as a guest's.
+    const session = api.session().catch((error) => {
+      if (error.status !== 0) throw error;
+    });
+    const [index, catalog, cards] = await Promise.all([api.languages(), api.rules(), api.cards(), session]);
     languages = index;
     app.catalog = catalog;
     setCards(cards);
@@ -849,6 +858,19 @@ async function boot() {
   route();
   document.body.dataset.ready = "true";
   if (pace() === 0) document.documentElement.dataset.pace = "0";
+  registerServiceWorker();
+}
+
+/** The service worker (/sw.js) keeps the game on the device: after this visit it starts
+ * with no network. A new release's worker takes over as soon as it has cached its files;
+ * this page keeps what it has loaded, and the next load is all the new release. */
+function registerServiceWorker() {
+  if (!("serviceWorker" in navigator)) return;
+  const hadController = Boolean(navigator.serviceWorker.controller);
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    if (hadController) document.documentElement.dataset.update = "ready";
+  });
+  navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((error) => console.warn("koikoi: no service worker:", error));
 }
 
 boot();

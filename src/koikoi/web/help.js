@@ -12,6 +12,10 @@ const FAQ = 9;
 
 const pts = (n) => plural("points", Number(n));
 
+/** viewing_in_season: the month in which each viewing yaku can score, and so the
+ * first round that can score it (round 1 is played in January). */
+const SEASON = { hanami: 3, tsukimi: 8 };
+
 // -- the rules, from the rule set -------------------------------------------------------
 
 function section(title, ...items) {
@@ -38,7 +42,12 @@ function yakuScoreText(key, r) {
     parts.push(r.akatan_aotan_replaces ? t("help.yaku.akatan_aotan.replaces", names) : t("help.yaku.akatan_aotan.adds", names));
   }
   if (key === "tsukifuda") parts.push(t(`help.yaku.tsukifuda.${r.tsukifuda_month}`));
-  if ((key === "tsukimi" || key === "hanami") && r.viewing === "with-other-yaku") parts.push(t("help.yaku.viewing_with_other"));
+  if (["goko", "shiko", "ame-shiko"].includes(key) && r.brights_exclusive === false) parts.push(t("help.yaku.brights_add"));
+  if (key === "tsukimi" || key === "hanami") {
+    if (r.viewing === "with-other-yaku") parts.push(t("help.yaku.viewing_with_other"));
+    if (Number(r.viewing_after_koikoi) > 0) parts.push(t("help.yaku.viewing_after_koikoi", { points: pts(r.viewing_after_koikoi) }));
+    if (r.viewing_in_season) parts.push(t(`help.yaku.in_season.${key}`));
+  }
   if (HAND_YAKU.has(key)) parts.push(t("help.yaku.hand_yaku"));
   return parts.join(" ");
 }
@@ -47,6 +56,8 @@ function enabledYaku(r) {
   return YAKU.filter((key) => {
     if (yakuPoints(r, key) <= 0) return false;
     if ((key === "tsukimi" || key === "hanami") && r.viewing === "off") return false;
+    // In season only, and the match ends before its month comes round: never scores.
+    if (SEASON[key] && r.viewing_in_season && Number(r.rounds) < SEASON[key]) return false;
     return true;
   });
 }
@@ -65,8 +76,11 @@ function rulesSections(r) {
     t(`help.rules.first_dealer.${r.first_dealer}`),
     t("help.rules.dealer_leads"),
     Number(r.rounds) > 1 ? [t(`help.rules.next_dealer.${r.next_dealer}`), t(`help.rules.draw_dealer.${r.draw_dealer}`)] : null,
-    r.redeal_four_of_month ? t("help.rules.redeal_month") : null,
+    // Three of a month redeals four of a month as well: one sentence says both.
+    r.redeal_three_of_month ? t("help.rules.redeal_three") : r.redeal_four_of_month ? t("help.rules.redeal_month") : null,
     r.redeal_four_pairs ? t("help.rules.redeal_pairs") : null,
+    r.redeal_hand_four_of_month ? t("help.rules.redeal_hand_month") : null,
+    r.redeal_hand_four_pairs ? t("help.rules.redeal_hand_pairs") : null,
     handYaku.map((key) => t(`help.rules.${key}`, { points: pts(r[key]) })),
     handYaku.length ? [t("help.rules.hand_yaku_flat"), t(`help.rules.both_hand_yaku.${r.both_hand_yaku}`)] : null,
   ));
@@ -93,12 +107,13 @@ function rulesSections(r) {
   ));
 
   const cancelled = (r.viewing_cancelled_by || []).map((value) => t(`help.rules.canceller.${value}`));
+  const viewing = r.viewing !== "off" && (Number(r.tsukimi) > 0 || Number(r.hanami) > 0);
   sections.push(section(
     t("help.rules.h.scoring"),
     t("help.rules.score"),
     t(`help.rules.multiplier.${r.multiplier}`),
     Number(r.double_at) > 0 ? t("help.rules.double_at", { points: pts(r.double_at) }) : null,
-    t("help.rules.brights_exclusive"),
+    r.brights_exclusive === false ? t("help.rules.brights_independent") : t("help.rules.brights_exclusive"),
     t(`help.rules.sake_cup.${r.sake_cup}`),
     r.lightning_is_kasu ? null : t("help.rules.lightning_not_plain"),
     r.best_per_category === "animals" || r.best_per_category === "both"
@@ -107,6 +122,8 @@ function rulesSections(r) {
     r.best_per_category === "ribbons" || r.best_per_category === "both" ? t("help.rules.best.ribbons", { tan: t("yaku.tan") }) : null,
     r.viewing === "off" ? t("help.rules.viewing.off") : null,
     cancelled.length && r.viewing !== "off" ? t("help.rules.viewing.cancelled", { cards: listOr(cancelled) }) : null,
+    viewing && Number(r.viewing_after_koikoi) > 0 ? t("help.rules.viewing_after_koikoi", { points: pts(r.viewing_after_koikoi) }) : null,
+    viewing && r.viewing_in_season ? t("help.rules.viewing_in_season") : null,
   ));
 
   sections.push(section(
@@ -124,6 +141,7 @@ function rulesSections(r) {
     t("help.rules.h.match"),
     rounds === 1 ? t("help.rules.match.single") : t("help.rules.match.rounds", { rounds: plural("rounds", rounds) }),
     Number(r.target_score) > 0 ? t("help.rules.match.target", { points: pts(r.target_score) }) : null,
+    Number(r.starting_points) > 0 ? t("help.rules.match.starting_points", { points: pts(r.starting_points) }) : null,
     rounds === 1 ? null : t("help.rules.match.winner"),
   ));
   return sections;

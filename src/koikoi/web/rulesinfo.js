@@ -1,6 +1,6 @@
 // What the client needs to know about a rule set to explain it: the yaku in order,
-// their rule keys, the cards that make them, and the koi-koi multiplier. The server
-// scores; these only describe.
+// their rule keys, the cards that make them, and the koi-koi multiplier and bonus.
+// The server scores; these only describe.
 
 import { ALL, info } from "./cards.js";
 
@@ -31,14 +31,32 @@ export function total(yaku) {
   return Object.values(yaku || {}).reduce((sum, points) => sum + Number(points), 0);
 }
 
-/** The match score once `rounds` rounds are over, from the finished rounds' results. */
-export function totalsAfter(results, rounds) {
-  const totals = [0, 0];
+/**
+ * The match score once `rounds` rounds are over, from the finished rounds' results.
+ * With `starting_points` both start from them and a round's points move from one
+ * player to the other (zero-sum), so a total can fall below zero.
+ */
+export function totalsAfter(results, rounds, rules = {}) {
+  const start = Number(rules.starting_points) || 0;
+  const totals = [start, start];
   for (const result of results.slice(0, Math.max(0, rounds))) {
-    totals[0] += result.points[0];
-    totals[1] += result.points[1];
+    const [a, b] = result.points;
+    if (start) {
+      totals[0] += a - b;
+      totals[1] += b - a;
+    } else {
+      totals[0] += a;
+      totals[1] += b;
+    }
   }
   return totals;
+}
+
+/** The points a player's own koi-koi calls add to a stop (multiplier = additive: one a
+ * call up to three; from the fourth the score is multiplied instead), as the server
+ * reports it in the state's `bonus`. */
+export function koikoiBonus(rules, calls) {
+  return rules && rules.multiplier === "additive" && calls <= 3 ? calls : 0;
 }
 
 const slugsWhere = (test) => ALL.filter(test).map((card) => card.slug);

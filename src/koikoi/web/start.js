@@ -1,6 +1,6 @@
 // The start screen: the opponent's level, a rule preset with house rules (every field
-// of the rule set, from /api/rules), match length and target score, and for a
-// signed-in player whose rules can be ranked, a ranked or a friendly match.
+// of the rule set, from /api/rules), match length, target score and starting points,
+// and for a signed-in player whose rules can be ranked, a ranked or a friendly match.
 
 import { earnsPoints, isRankable, rankingPoints } from "./account.js";
 import { h, icon } from "./dom.js";
@@ -11,14 +11,14 @@ const LEVELS = ["easy", "normal", "expert"];
 
 /** The house-rules editor's groups; fields the server adds later land in "other". */
 const GROUPS = [
-  ["deal", ["hand_size", "field_size", "deal_in_pairs", "first_dealer", "next_dealer", "draw_dealer", "redeal_four_of_month", "redeal_four_pairs", "forced_capture"]],
-  ["hand_yaku", ["teshi", "kuttsuki", "both_hand_yaku"]],
-  ["brights", ["goko", "shiko", "ame_shiko", "sanko"]],
-  ["sets", ["inoshikacho", "inoshikacho_extra", "akatan", "aotan", "akatan_aotan", "akatan_aotan_replaces", "kusatan", "ribbon_set_extra", "tsukimi", "hanami", "viewing", "viewing_cancelled_by", "tsukifuda", "tsukifuda_month"]],
+  ["deal", ["hand_size", "field_size", "deal_in_pairs", "first_dealer", "next_dealer", "draw_dealer", "redeal_four_of_month", "redeal_three_of_month", "redeal_four_pairs", "forced_capture"]],
+  ["hand_yaku", ["teshi", "redeal_hand_four_of_month", "kuttsuki", "redeal_hand_four_pairs", "both_hand_yaku"]],
+  ["brights", ["goko", "shiko", "ame_shiko", "sanko", "brights_exclusive"]],
+  ["sets", ["inoshikacho", "inoshikacho_extra", "akatan", "aotan", "akatan_aotan", "akatan_aotan_replaces", "kusatan", "ribbon_set_extra", "tsukimi", "hanami", "viewing_after_koikoi", "viewing", "viewing_in_season", "viewing_cancelled_by", "tsukifuda", "tsukifuda_month"]],
   ["counts", ["tane", "tane_min", "tane_extra", "tan", "tan_min", "tan_extra", "kasu", "kasu_min", "kasu_extra", "sake_cup", "lightning_is_kasu", "best_per_category"]],
   ["koikoi", ["decision", "max_koikoi", "koikoi_after_opponent", "multiplier", "double_at", "exhausted", "exhausted_points"]],
 ];
-const MATCH_FIELDS = ["rounds", "target_score"];
+const MATCH_FIELDS = ["rounds", "target_score", "starting_points"];
 
 // The screen's choices (kept while the page lives; stored in localStorage by app.js).
 const form = { difficulty: "normal", preset: "classic", values: null, catalog: null, ranked: true };
@@ -117,6 +117,10 @@ function problems() {
   const v = form.values;
   const out = [];
   if (2 * v.hand_size + v.field_size > 48) out.push(t("start.error.too_many_cards", { hand: v.hand_size, field: v.field_size }));
+  // A hand that is redealt for a hand yaku can never score it (the server refuses both).
+  for (const [redeal, yaku] of [["redeal_hand_four_of_month", "teshi"], ["redeal_hand_four_pairs", "kuttsuki"]]) {
+    if (v[redeal] && Number(v[yaku]) > 0) out.push(t("start.error.redeal_hand_yaku", { yaku: t(`yaku.${yaku}`) }));
+  }
   return out;
 }
 

@@ -22,7 +22,8 @@ function line(label, value, cls = "") {
 }
 
 /** How a scorer's points came about, as the server reports it: yaku total, doubling,
- * multiplier, points (or a hand yaku, or the dealer's exhausted-round points). */
+ * multiplier, the koi-koi bonus (multiplier = additive), points (or a hand yaku, or
+ * the dealer's exhausted-round points). */
 function breakdown(rules, event, seat) {
   const points = event.points[seat];
   const lines = [];
@@ -30,6 +31,7 @@ function breakdown(rules, event, seat) {
     lines.push(line(t("summary.yaku_total"), plural("points", event.scoring.total)));
     if (event.scoring.doubled) lines.push(line(t("summary.doubled"), t("summary.doubled_value", { points: rules.double_at })));
     lines.push(line(t("summary.multiplier"), t("ui.multiplier_short", { n: event.scoring.multiplier })));
+    if (event.scoring.bonus > 0) lines.push(line(t("summary.bonus"), t("ui.bonus_short", { n: event.scoring.bonus }), "summary-bonus"));
   } else if (event.reason === "hand-yaku") {
     lines.push(line(t("summary.hand_yaku"), t("summary.hand_yaku_value")));
   } else if (event.reason === "exhausted" && event.winner === seat) {
@@ -77,7 +79,7 @@ export function showRoundSummary({ event, state, view }) {
         slugs.map((slug) => cardButton(slug, { size: "mini", tabIndex: -1, noFlip: true })));
     }
   }
-  const totals = totalsAfter(state.results, event.round);
+  const totals = totalsAfter(state.results, event.round, rules);
   return new Promise((resolve) => {
     const button = h("button", { type: "button", class: "btn btn-primary", "data-testid": "round-continue" }, t("summary.continue"));
     const panel = h(

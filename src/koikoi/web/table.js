@@ -191,6 +191,8 @@ function scorebar(view, handlers) {
   // Ranked or friendly, throughout the match: whether its result moves the rating.
   parts.push(h("span", { class: view.ranked ? "sb-kind is-ranked" : "sb-kind", "data-testid": "match-kind" }, t(view.ranked ? "match_kind.ranked" : "match_kind.friendly")));
   parts.push(h("span", { class: "sb-mult", "data-testid": "multiplier", title: t("ui.multiplier_hint") }, t("ui.multiplier", { n: view.multiplier })));
+  // multiplier = additive: the points your own calls add to a stop.
+  if (view.bonus > 0) parts.push(h("span", { class: "sb-mult sb-bonus", "data-testid": "bonus", title: t("ui.bonus_hint") }, t("ui.bonus", { n: view.bonus })));
   // The log as a drawer: on windows too small to show it beside the table (CSS hides the button where it is shown).
   parts.push(h("span", { class: "sb-tools" },
     paceButton(handlers),
@@ -381,6 +383,14 @@ function decisionSheet(view, handlers) {
   const rules = view.rules;
   const doubled = view.stake_doubled;
   const nextMult = view.koikoi_multiplier;
+  const bonus = view.bonus || 0;
+  const nextBonus = view.koikoi_bonus || 0;
+  // What one more call would change: a higher multiplier (which may replace the
+  // additive bonus), or a higher bonus.
+  let next = "";
+  if (nextMult > view.multiplier && bonus > nextBonus) next = t("decision.bonus_to_multiplier", { bonus, n: nextMult });
+  else if (nextMult > view.multiplier) next = t("decision.next_multiplier", { n: nextMult });
+  else if (nextBonus > bonus) next = t("decision.next_bonus", { n: nextBonus });
   const rows = sortYaku(mine).map(([key, points]) =>
     h("li", { class: "yaku-row" }, h("span", { class: "yaku-name" }, t(`yaku.${key}`)), h("span", { class: "yaku-points" }, plural("points", points))));
   return h(
@@ -393,8 +403,9 @@ function decisionSheet(view, handlers) {
       h("div", {}, h("dt", {}, t("decision.total")), h("dd", {}, plural("points", base))),
       doubled ? h("div", {}, h("dt", {}, t("decision.doubled")), h("dd", {}, t("decision.doubled_value", { points: rules.double_at }))) : null,
       h("div", {}, h("dt", {}, t("decision.multiplier")), h("dd", { "data-testid": "decision-multiplier" }, t("ui.multiplier_short", { n: view.multiplier }))),
+      bonus > 0 ? h("div", {}, h("dt", {}, t("decision.bonus")), h("dd", { "data-testid": "decision-bonus" }, t("ui.bonus_short", { n: bonus }))) : null,
       h("div", { class: "stake" }, h("dt", {}, t("decision.stake")), h("dd", { "data-testid": "stake" }, plural("points", view.stake ?? 0)))),
-    h("p", { class: "sheet-note", id: "decision-risk" }, t("decision.risk"), " ", nextMult > view.multiplier ? t("decision.next_multiplier", { n: nextMult }) : ""),
+    h("p", { class: "sheet-note", id: "decision-risk" }, t("decision.risk"), " ", next),
     view.hand.length
       ? h("div", { class: "decision-hand", role: "group", "aria-label": plural("hand", view.hand.length) },
           h("span", { class: "decision-hand-label", "aria-hidden": "true" }, t("decision.hand")),
