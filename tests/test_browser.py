@@ -568,7 +568,8 @@ def test_koikoi_japan_match_starts_from_thirty_points(open_page: Callable[..., P
     current = state(page)
     assert current["rules"]["preset"] == "koikoi-japan"
     assert current["rules"]["starting_points"] == 30
-    assert current["totals"] == [30, 30] and current["results"] == []
+    assert current["totals"] == [30, 30]
+    assert current["results"] == []
     assert (current["bonus"], current["koikoi_bonus"]) == (0, 1)
     expect(page.get_by_test_id("score-you")).to_have_text("30")
     expect(page.get_by_test_id("score-cpu")).to_have_text("30")

@@ -14,6 +14,7 @@ import random
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from argon2 import PasswordHasher
@@ -38,8 +39,9 @@ from koikoi.server.boundary import (
 )
 from koikoi.server.context import Services
 from koikoi.server.gamestore import GameStore
+from koikoi.server.offline import Offline
 from koikoi.server.routes import accounts, boards, games, site
-from koikoi.server.traffic import AccessLog, HeadAsGet
+from koikoi.server.traffic import AccessLog, BestCompression, HeadAsGet
 from koikoi.store.database import default_url, make_engine, upgrade
 
 # The client is all the project's own files: nothing from elsewhere may run, load or
@@ -78,6 +80,7 @@ def create_app(
     clock: Callable[[], datetime] = _now,
     password_hasher: PasswordHasher | None = None,
     secure_cookies: bool | None = None,
+    web: Path | None = None,
 ) -> FastAPI:
     """The application, its database brought up to date.
 
@@ -87,7 +90,9 @@ def create_app(
     ``budget_ms``; by default its standard budget, capped at two seconds a move).
     ``rng`` draws the seeds of new games (by default the system's secure source),
     ``clock`` tells the time (sessions, throttling, abandoned matches), and
-    ``password_hasher`` sets argon2's costs: tests pass cheap ones.
+    ``password_hasher`` sets argon2's costs: tests pass cheap ones. ``web`` is the
+    browser client's folder (by default the package's own): the page, ``/static`` and
+    the service worker's cache come from it.
     """
     if secure_cookies is None:
         secure_cookies = os.environ.get("KOIKOI_SECURE_COOKIES") == "1"
@@ -136,11 +141,15 @@ def create_app(
     # Each middleware added wraps those before it, so the headers go outermost: every
     # response gets them, a 500 included.
     app.state.services.games.sweep()  # matches abandoned while the server was down
+    web = web or Path(str(site.WEB))
+    offline = app.state.offline = Offline(web)
 
     app.add_middleware(BodyGuard, max_bytes=MAX_BODY_BYTES)
     app.add_middleware(ErrorGuard)
     # Text answers (the client, catalogs, card pictures, JSON) travel compressed.
     app.add_middleware(CompressMiddleware, minimum_size=500)
+    # What every device downloads to play offline, the most compressed it can be.
+    app.add_middleware(BestCompression, paths=lambda: offline.paths)
     app.add_middleware(
         ResponseHeaders,
         headers=SECURITY_HEADERS,
@@ -153,5 +162,5 @@ def create_app(
 
     for module, refusals in REFUSALS.items():
         app.include_router(module.router, responses=error_responses(*refusals, *EVERY_ROUTE))
-    app.mount("/static", StaticFiles(directory=str(site.WEB)), name="static")
+    app.mount("/static", StaticFiles(directory=str(web)), name="static")
     return app

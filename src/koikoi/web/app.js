@@ -861,16 +861,22 @@ async function boot() {
   registerServiceWorker();
 }
 
+// -- offline ----------------------------------------------------------------------------
+
 /** The service worker (/sw.js) keeps the game on the device: after this visit it starts
  * with no network. A new release's worker takes over as soon as it has cached its files;
- * this page keeps what it has loaded, and the next load is all the new release. */
+ * this page keeps what it has loaded (html[data-update=ready] says so), and the next
+ * load is all the new release. Registered once the page is ready, not to slow it. */
 function registerServiceWorker() {
   if (!("serviceWorker" in navigator)) return;
-  const hadController = Boolean(navigator.serviceWorker.controller);
-  navigator.serviceWorker.addEventListener("controllerchange", () => {
-    if (hadController) document.documentElement.dataset.update = "ready";
-  });
   navigator.serviceWorker.register("/sw.js", { scope: "/" }).catch((error) => console.warn("koikoi: no service worker:", error));
+}
+
+if ("serviceWorker" in navigator && navigator.serviceWorker.controller) {
+  // Served by a worker already: a new one taking over is a new release.
+  navigator.serviceWorker.addEventListener("controllerchange", () => {
+    document.documentElement.dataset.update = "ready";
+  });
 }
 
 boot();

@@ -1,4 +1,5 @@
-"""The site around the API: the page, card pictures, languages and the health check."""
+"""The site around the API: the page, its service worker, card pictures, languages and
+the health check."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from koikoi.cards import UnknownCardError, card_from_slug
 from koikoi.server.cardart import card_back_svg, card_svg
 from koikoi.server.context import Parts
 from koikoi.server.i18n import LOCALES, best_locale, client_catalog, languages
+from koikoi.server.offline import Offline
 
 WEB = resources.files("koikoi") / "web"
 
@@ -98,5 +100,19 @@ def card_image(name: str) -> Response:
 
 
 @router.get("/", include_in_schema=False)
-def index() -> FileResponse:
-    return FileResponse(str(WEB / "index.html"))
+def index(request: Request) -> FileResponse:
+    offline: Offline = request.app.state.offline
+    return FileResponse(str(offline.web / "index.html"))
+
+
+@router.get("/sw.js", include_in_schema=False)
+def service_worker(request: Request) -> Response:
+    """The service worker, at the root so that it serves the whole site: the game
+    offline after one visit (koikoi.server.offline). Browsers look for a new one at
+    every visit; it changes with any file it caches."""
+    offline: Offline = request.app.state.offline
+    tag = f'"{offline.version}"'
+    headers = {"Cache-Control": "no-cache", "ETag": tag}
+    if tag in request.headers.get("if-none-match", ""):
+        return Response(status_code=304, headers=headers)
+    return Response(offline.script, media_type="text/javascript; charset=utf-8", headers=headers)
