@@ -1,0 +1,172 @@
+// A match: rounds with a dealer, running totals and an end (RULES.md §4, §6; match.py).
+//
+// Driven one action at a time, like a round: apply() forwards to the current round and,
+// when it ends, books its points and deals the next. All randomness comes from the
+// match's seed through one PyRandom, in the order match.py draws it, so a seed and the
+// actions replay the same match on both engines.
+
+import { MONTH_OF } from "./cards.js";
+import { PyRandom } from "./random.js";
+import { Phase, Round, shuffledDeck } from "./round.js";
+import { DrawDealer, FirstDealer, NextDealer } from "./rules.js";
+
+/** Round r (1-based) is played in month ((r - 1) mod 12) + 1. */
+export function monthOfRound(roundNumber) {
+  return ((roundNumber - 1) % 12) + 1;
+}
+
+/** first_dealer = card-draw: each seat draws a card, the earlier month deals. */
+export function drawForDealer(rng) {
+  // Seat 0 draws first; on the same month both draw again from a fresh deck.
+  for (;;) {
+    const deck = shuffledDeck(rng);
+    const first = MONTH_OF[deck[0]];
+    const second = MONTH_OF[deck[1]];
+    if (first !== second) return first < second ? 0 : 1;
+  }
+}
+
+/**
+ * Rounds between seats 0 and 1 until ``rounds`` are played or ``target_score`` is met.
+ * With ``starting_points`` both seats start with those points and each round's points
+ * move from the other seat (zero-sum); the match ends early when a seat has none left.
+ * A given deal (Match.single) is one round, and none of these apply.
+ */
+export class Match {
+  /** A match dealt from a seed (a number or a BigInt >= 0). */
+  constructor(rules, seed) {
+    const rng = new PyRandom(seed);
+    this.begin(rules, seed, rng);
+    this.totals = [rules.starting_points, rules.starting_points];
+    let dealer;
+    if (rules.first_dealer === FirstDealer.SEAT_0) dealer = 0;
+    else if (rules.first_dealer === FirstDealer.CARD_DRAW) dealer = drawForDealer(rng);
+    else dealer = rng.randbelow(2);
+    this.round = this.dealRound(dealer);
+    this.bookIfOver();
+  }
+
+  /** A match of one round that has just been dealt (recorded as a given deal). */
+  static single(round) {
+    const game = Object.create(Match.prototype);
+    game.begin(round.rules, null, null);
+    game.round = round;
+    game.bookIfOver();
+    return game;
+  }
+
+  begin(rules, seed, rng) {
+    this.rules = rules;
+    this.seed = seed;
+    this.rng = rng; // null: a given deal, which deals nothing more
+    this.results = [];
+    this.totals = [0, 0];
+    this.actions = [];
+  }
+
+  // -- state ---------------------------------------------------------------------------
+
+  /** The given deal in record form; null for a seeded match. */
+  get deal() {
+    return this.rng !== null ? null : this.round.dealJson();
+  }
+
+  /** The current round, 1-based (the last one once the match is over). */
+  get roundNumber() {
+    return this.results.length + (this.round.isOver ? 0 : 1);
+  }
+
+  /** What each seat's total started from (starting_points; 0 for a given deal). */
+  get startingPoints() {
+    return this.rng !== null ? this.rules.starting_points : 0;
+  }
+
+  /**
+   * What a finished round adds to each seat's total: its points, or with
+   * starting_points (zero-sum) its points less what the other seat scored.
+   */
+  gains(result) {
+    const won = result.points;
+    if (this.startingPoints) return [won[0] - won[1], won[1] - won[0]];
+    return won;
+  }
+
+  get isOver() {
+    return this.round.phase === Phase.OVER && !this.continues();
+  }
+
+  /** The seat with the higher total once the match is over; null for a tie. */
+  get winner() {
+    if (!this.isOver || this.totals[0] === this.totals[1]) return null;
+    return this.totals[0] > this.totals[1] ? 0 : 1;
+  }
+
+  /** The match around the current round, as both players see it. */
+  view() {
+    const given = this.rng === null;
+    const roundNumber = this.roundNumber;
+    const rounds = given ? 1 : this.rules.rounds;
+    return {
+      roundNumber,
+      rounds,
+      totals: [this.totals[0], this.totals[1]],
+      targetScore: given ? 0 : this.rules.target_score,
+      roundsLeft: rounds - roundNumber,
+    };
+  }
+
+  observation(seat) {
+    return this.round.observation(seat, this.view());
+  }
+
+  legalActions() {
+    return this.isOver ? [] : this.round.legalActions();
+  }
+
+  get turn() {
+    return this.round.turn;
+  }
+
+  // -- moves ---------------------------------------------------------------------------
+
+  /** Apply an action of the current round; when it ends, book it and deal on. */
+  apply(action) {
+    const game = this.round;
+    game.apply(action);
+    this.actions.push(action);
+    if (game.phase === Phase.OVER) this.bookIfOver();
+  }
+
+  continues() {
+    if (this.rng === null) return false;
+    const rules = this.rules;
+    if (rules.target_score && Math.max(this.totals[0], this.totals[1]) >= rules.target_score) return false;
+    if (rules.starting_points && Math.min(this.totals[0], this.totals[1]) <= 0) return false;
+    return this.results.length < rules.rounds;
+  }
+
+  bookIfOver() {
+    // Rounds can end without an action (hand yaku), so keep dealing until one is live.
+    while (this.round.isOver) {
+      const result = this.round.result;
+      this.results.push(result);
+      const won = this.gains(result);
+      this.totals[0] += won[0];
+      this.totals[1] += won[1];
+      if (!this.continues()) return;
+      this.round = this.dealRound(this.nextDealer(result));
+    }
+  }
+
+  nextDealer(result) {
+    const dealer = this.round.dealer;
+    if (result.winner === null) return this.rules.draw_dealer === DrawDealer.KEEP ? dealer : 1 - dealer;
+    if (this.rules.next_dealer === NextDealer.WINNER) return result.winner;
+    return 1 - dealer;
+  }
+
+  dealRound(dealer) {
+    const month = monthOfRound(this.results.length + 1);
+    return Round.deal(this.rules, this.rng, dealer, month);
+  }
+}

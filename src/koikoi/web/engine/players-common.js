@@ -1,0 +1,74 @@
+// What the computer players share (players.js, players-expert.js): card sets as
+// [lo, hi] pairs (cards.js) and the yaku a pile can still grow toward (heuristic.py's
+// _yaku_sets and open_yaku).
+
+import {
+  ANIMALS,
+  BLUE_RIBBONS,
+  BRIGHTS,
+  CHERRY_CURTAIN,
+  GRASS_RIBBONS,
+  HALF_OF,
+  INOSHIKACHO,
+  MONTH_BITS_OF,
+  PLAINS,
+  POETRY_RIBBONS,
+  RIBBONS,
+  SAKE_CUP,
+  SUSUKI_MOON,
+  popcount,
+  setOf,
+} from "./cards.js";
+import { sumValues } from "./yaku.js";
+
+/** The field cards of ``card``'s month, as bits of the card's half. */
+export function fieldMatches(field, card) {
+  return (HALF_OF[card] ? field[1] : field[0]) & MONTH_BITS_OF[card];
+}
+
+/** (a & b).bit_count() */
+export function countBoth(a, b) {
+  return popcount(a[0] & b[0]) + popcount(a[1] & b[1]);
+}
+
+/** ``set`` with ``bits`` of one half added. */
+export function withBits(set, half, bits) {
+  return half ? [set[0], set[1] | bits] : [set[0] | bits, set[1]];
+}
+
+/** The total of the yaku a pile makes (hand yaku not included). */
+export function pileTotal(scorer, pile, month, called) {
+  return sumValues(scorer.score(pile[0], pile[1], month, called));
+}
+
+const YAKU_SETS = new WeakMap();
+const TSUKIMI_CARDS = setOf([SUSUKI_MOON, SAKE_CUP]);
+const HANAMI_CARDS = setOf([CHERRY_CURTAIN, SAKE_CUP]);
+
+/** [cards, how many are needed, points] of each yaku a pile can grow toward. */
+export function yakuSets(rules) {
+  let sets = YAKU_SETS.get(rules);
+  if (sets === undefined) {
+    sets = [
+      [BRIGHTS, 3, rules.sanko || rules.shiko],
+      [INOSHIKACHO, 3, rules.inoshikacho],
+      [POETRY_RIBBONS, 3, rules.akatan],
+      [BLUE_RIBBONS, 3, rules.aotan],
+      [GRASS_RIBBONS, 3, rules.kusatan],
+      [TSUKIMI_CARDS, 2, rules.tsukimi],
+      [HANAMI_CARDS, 2, rules.hanami],
+      [ANIMALS, rules.tane_min, rules.tane],
+      [RIBBONS, rules.tan_min, rules.tan],
+      [PLAINS, rules.kasu_min, rules.kasu],
+    ].filter((entry) => entry[2]);
+    YAKU_SETS.set(rules, sets);
+  }
+  return sets;
+}
+
+/** The yaku a seat can still make: those the opponent's pile has not made impossible. */
+export function openYaku(opponent, rules) {
+  return yakuSets(rules).filter(
+    ([cards, needed]) => popcount(cards[0] & ~opponent[0]) + popcount(cards[1] & ~opponent[1]) >= needed,
+  );
+}
