@@ -3,8 +3,10 @@
 ``python bench/players.py timing`` prints p50/p95 milliseconds per decision for each
 level on one core (decisions taken in real matches against normal).
 ``python bench/players.py ladder --matches 200 [--rollouts N] [--workers K]`` plays
-paired classic matches between expert, normal, easy, greedy and random and prints
-each pair's score with its 95% interval, and the Elo ladder.
+paired classic matches between expert, normal, easy, greedy and random (or the
+``--players`` given, programs of the engine protocol included: ``expert,js:expert``
+pits the browser's expert against this one) and prints each pair's score with its
+95% interval, and the Elo ladder.
 """
 
 from __future__ import annotations
@@ -59,8 +61,12 @@ def timing(args: argparse.Namespace) -> dict[str, Any]:
     return result
 
 
+SHOWN = ("a", "b", "matches", "a_wins", "b_wins", "draws", "forfeits", "a_score", "a_score_ci95")
+"""The figures of each pair that the ladder prints."""
+
+
 def ladder(args: argparse.Namespace) -> dict[str, Any]:
-    names = ["expert", "normal", "easy", "greedy", "random"]
+    names = args.players.split(",")
     pairs = [(a, b) for i, a in enumerate(names) for b in names[i + 1 :]]
     options = {"expert": {"rollouts": args.rollouts}} if args.rollouts else {}
     games = schedule(PRESETS["classic"], pairs, games=args.matches, seed=args.seed, options=options)
@@ -72,12 +78,7 @@ def ladder(args: argparse.Namespace) -> dict[str, Any]:
         "expert_rollouts": args.rollouts or "default",
         "seconds": round(time.perf_counter() - started, 1),
         "pairs": [
-            {
-                key: value
-                for key, value in result.to_json().items()
-                if key
-                in ("a", "b", "matches", "a_wins", "b_wins", "draws", "a_score", "a_score_ci95")
-            }
+            {key: value for key, value in result.to_json().items() if key in SHOWN}
             for result in results
         ],
         "elo": elo_ratings(results),
@@ -96,6 +97,7 @@ def main() -> None:
     ladder_parser.add_argument("--rollouts", type=int, default=0, help="0: the default")
     ladder_parser.add_argument("--workers", type=int, default=2)
     ladder_parser.add_argument("--seed", type=int, default=0)
+    ladder_parser.add_argument("--players", default="expert,normal,easy,greedy,random")
     args = parser.parse_args()
     print(json.dumps(timing(args) if args.command == "timing" else ladder(args)))
 

@@ -13,10 +13,15 @@ from koikoi.rules import RuleSet
 
 
 def play_out(match: Match, players: Sequence[Player]) -> Match:
-    """Let the players move, each from its own seat's observation, until the match ends."""
+    """Let the players move, each from its own seat's observation, until the match ends;
+    then tell the players that keep a program running (``finish``) how it ended."""
     while not match.is_over:
         seat = match.turn
         match.apply(players[seat].choose(match.observation(seat)))
+    for player in players:
+        finish = getattr(player, "finish", None)
+        if finish is not None:
+            finish(match)
     return match
 
 

@@ -22,6 +22,7 @@ from typing import Any, Literal
 
 from koikoi.match import Match
 from koikoi.players import make_player
+from koikoi.players.protocol import PlayerError
 from koikoi.record import Record
 from koikoi.round import Round
 from koikoi.rules import RuleSet
@@ -54,6 +55,7 @@ class Outcome:
     winner: str | None  # "a", "b" or None for a draw
     a_points: tuple[int, ...]  # per round
     b_points: tuple[int, ...]
+    forfeit: str | None = None  # what the player who forfeited did wrong
 
 
 def play_game(game: Game) -> Outcome:
@@ -83,18 +85,32 @@ def _play(game: Game) -> tuple[Outcome, dict[str, Any] | None]:
         match = Match.single(Round.deal(game.rules, game.seed, dealer=game.seed % 2))
     else:
         match = Match(game.rules, game.seed)
-    play_out(match, players)
+    a = game.a_seat
+    try:
+        play_out(match, players)
+    except PlayerError as error:
+        # A program that breaks the protocol loses the game; the tournament goes on.
+        for player in players:
+            close = getattr(player, "close", None)
+            if close is not None:
+                close()
+        # The seat to move is the one whose program failed: the other side wins.
+        return _outcome(game, match, "b" if match.turn == a else "a", str(error)), None
     record = None if game.out is None else Record.from_match(match).to_json()
-    a, b = game.a_seat, 1 - game.a_seat
     winner = None if match.winner is None else ("a" if match.winner == a else "b")
-    outcome = Outcome(
+    return _outcome(game, match, winner), record
+
+
+def _outcome(game: Game, match: Match, winner: str | None, forfeit: str | None = None) -> Outcome:
+    a, b = game.a_seat, 1 - game.a_seat
+    return Outcome(
         game.a,
         game.b,
         winner,
         tuple(result.points[a] for result in match.results),
         tuple(result.points[b] for result in match.results),
+        forfeit,
     )
-    return outcome, record
 
 
 def _write_record(game: Game, record: dict[str, Any] | None) -> None:
@@ -226,9 +242,12 @@ class PairResult:
     draws: int = 0
     a_points: list[int] = field(default_factory=list)  # per round
     b_points: list[int] = field(default_factory=list)
+    forfeits: list[str] = field(default_factory=list)  # what each forfeiting player did
 
     def add(self, outcome: Outcome) -> None:
         self.matches += 1
+        if outcome.forfeit is not None:
+            self.forfeits.append(outcome.forfeit)
         if outcome.winner == "a":
             self.a_wins += 1
         elif outcome.winner == "b":
@@ -264,6 +283,7 @@ class PairResult:
             "a_wins": self.a_wins,
             "b_wins": self.b_wins,
             "draws": self.draws,
+            "forfeits": len(self.forfeits),
             "a_points_per_round": round(a_mean, 4),
             "b_points_per_round": round(b_mean, 4),
             "a_score": round(self.a_score, 4),

@@ -11,6 +11,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from koikoi.players import PLAYERS
+from koikoi.players.protocol import command_for
 from koikoi.rules import PRESET_NAMES, RulesError, RuleSet, resolve_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -57,10 +58,17 @@ def load_rules(spec: str | None, assignments: tuple[str, ...], *, as_json: bool)
 
 
 def player_name(name: str) -> str:
-    """A registered player's name (surrounding spaces ignored); others are a usage error."""
+    """A registered player's name, or a protocol program's (``cmd:...``, ``js:LEVEL``),
+    surrounding spaces ignored; others are a usage error."""
     name = name.strip()
-    if name not in PLAYERS:
-        raise click.BadParameter(f"unknown player {name!r}; players: {', '.join(PLAYERS)}")
+    try:
+        command = command_for(name)
+    except ValueError as error:
+        raise click.BadParameter(str(error)) from None
+    if command is None and name not in PLAYERS:
+        raise click.BadParameter(
+            f"unknown player {name!r}; players: {', '.join(PLAYERS)}, cmd:PROGRAM ARGS or js:LEVEL"
+        )
     return name
 
 

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import shutil
+import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -13,6 +16,7 @@ from rich.table import Table
 
 from koikoi.cli.common import fail, load_rules, make_folder, player_names, rules_options
 from koikoi.players import PLAYERS
+from koikoi.players.protocol import PlayerError
 from koikoi.record import Record, RecordError, load_record, replay, replay_output
 from koikoi.sim import Tally, simulate
 
@@ -20,8 +24,18 @@ from koikoi.sim import Tally, simulate
 @click.command("replay")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-def replay_command(file: Path, as_json: bool) -> None:
+@click.option(
+    "--engine",
+    type=click.Choice(["python", "js"]),
+    default="python",
+    show_default=True,
+    help="The engine that replays: Python's, or the browser's JavaScript one under Node.js.",
+)
+def replay_command(file: Path, as_json: bool, engine: str) -> None:
     """Replay a record, re-checking every action and stored result."""
+    if engine == "js":
+        _replay_with_node(file, as_json)
+        return
     try:
         match = replay(load_record(file))
     except RecordError as error:
@@ -46,6 +60,33 @@ def replay_command(file: Path, as_json: bool) -> None:
     winner = "a tie" if output["winner"] is None else f"seat {output['winner']} wins"
     state = "" if match.is_over else " (the record stops before the end)"
     console.print(f"Totals {output['totals'][0]} : {output['totals'][1]}, {winner}{state}")
+
+
+NODE_REPLAY = Path(__file__).resolve().parents[1] / "web" / "engine" / "replay-cli.mjs"
+"""The browser's engine's replay command, run under Node.js by ``--engine js``."""
+
+
+def _replay_with_node(file: Path, as_json: bool) -> None:
+    """``--engine js``: the same replay by the browser's engine, its output and exit
+    status passed through. The table is laid out for the width this console has, so
+    the text is the Python command's (without colour on a terminal)."""
+    node = shutil.which("node")
+    if node is None:
+        fail(
+            "--engine js runs the browser's engine under Node.js, and no 'node' program"
+            " is on PATH (install Node.js 18 or later)",
+            as_json=as_json,
+        )
+    command = [node, str(NODE_REPLAY), "--width", str(Console().width)]
+    command += [*(["--json"] if as_json else []), "--", str(file)]
+    try:
+        completed = subprocess.run(command, capture_output=True, check=False)
+    except OSError as error:
+        fail(f"--engine js: cannot run Node.js ({node}): {error.strerror}", as_json=as_json)
+    click.echo(completed.stdout, nl=False)
+    click.echo(completed.stderr, nl=False, err=True)
+    if completed.returncode:
+        sys.exit(completed.returncode)
 
 
 def _player_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:
@@ -89,12 +130,16 @@ def simulate_command(
     with Progress(disable=as_json, transient=True) as progress:
         task = progress.add_task(f"{players[0]} vs {players[1]}", total=total)
         games = simulate(rules, players, seed=seed, matches=matches or 0, rounds=rounds or 0)
-        for index, match in enumerate(games, start=1):
-            tally.add(match)
-            if out is not None:
-                path = out / f"{kind}-{index:05d}.json"
-                path.write_text(json.dumps(Record.from_match(match).to_json()) + "\n")
-            progress.advance(task)
+        try:
+            for index, match in enumerate(games, start=1):
+                tally.add(match)
+                if out is not None:
+                    path = out / f"{kind}-{index:05d}.json"
+                    path.write_text(json.dumps(Record.from_match(match).to_json()) + "\n")
+                progress.advance(task)
+        except PlayerError as error:
+            # A simulation has no forfeits to score: it stops, keeping what was played.
+            fail(f"{error}; stopped after {tally.games} games", as_json=as_json)
     elapsed = time.perf_counter() - started
     summary = {
         "rules": rules.to_mapping(),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from koikoi.cli.common import (
     player_names,
     rules_options,
 )
+from koikoi.players.protocol import MOVE_TIMEOUT, command_for
 from koikoi.tournament import (
     BACKENDS,
     Backend,
@@ -32,14 +34,18 @@ from koikoi.tournament import (
     tally,
 )
 
+# A:B, where A may itself be a protocol player (cmd:PROGRAM or js:LEVEL): the pair's
+# colon is the first one after A's prefix.
+_PAIR = re.compile(r"((?:cmd:|js:)?[^:]*):(.+)")
+
 
 def _pairs(value: str) -> list[tuple[str, str]]:
     pairs = []
     for item in value.split(","):
-        a, sep, b = item.strip().partition(":")
-        if not sep:
+        found = _PAIR.fullmatch(item.strip())
+        if found is None:
             raise click.BadParameter(f"a pair is A:B, not {item.strip()!r}")
-        pairs.append((player_name(a), player_name(b)))
+        pairs.append((player_name(found[1]), player_name(found[2])))
     return pairs
 
 
@@ -93,6 +99,10 @@ def plot_ladder(elo: dict[str, float], path: Path, title: str, *, as_json: bool)
 )  # fmt: skip
 @click.option("--budget-ms", type=click.FloatRange(min=1), help="Expert: wall-clock cap per move.")
 @click.option("--rollouts", type=click.IntRange(min=1), help="Expert: rollouts per move.")
+@click.option(
+    "--move-timeout", type=click.FloatRange(min=0.1), default=MOVE_TIMEOUT, show_default=True,
+    help="cmd: and js: players: seconds an answer may take before the game is forfeit.",
+)  # fmt: skip
 @click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write records here.")
 @click.option(
     "--plot", type=click.Path(path_type=Path, dir_okay=False), help="Draw the Elo ladder."
@@ -111,6 +121,7 @@ def tournament_command(
     address: str | None,
     budget_ms: float | None,
     rollouts: int | None,
+    move_timeout: float,
     out: Path | None,
     plot: Path | None,
     as_json: bool,
@@ -142,9 +153,13 @@ def tournament_command(
         make_folder(out, as_json=as_json)
     if plot is not None and not plot.parent.is_dir():  # found now, not after the games
         fail(f"the folder {str(plot.parent)!r} for the plot is missing", as_json=as_json)
+    options: dict[str, dict[str, Any]] = {"expert": expert}
+    for name in {name for pair in pairs for name in pair}:
+        if command_for(name) is not None:
+            options[name] = {"move_timeout": move_timeout}
     games = schedule(
         rules, pairs, games=matches or rounds or 0, seed=seed, single_round=bool(rounds),
-        options={"expert": expert}, out=out,
+        options=options, out=out,
     )  # fmt: skip
     with Progress(disable=as_json, transient=True) as progress:
         task = progress.add_task("playing", total=len(games))
@@ -153,6 +168,9 @@ def tournament_command(
             results = tally(outcomes, lambda: progress.advance(task))
         except BackendError as error:
             fail(str(error), as_json=as_json)
+    for result in results:
+        for forfeit in result.forfeits:
+            click.echo(f"koikoi: forfeit: {forfeit}", err=True)
     elo = elo_ratings(results)
     summary = {
         "rules": rules.to_mapping(),
@@ -169,14 +187,15 @@ def tournament_command(
 
 def _print_results(results: list[PairResult], elo: dict[str, float]) -> None:
     console = Console()
-    table = Table("a", "b", "matches", "a wins", "b wins", "draws", "a score (95% CI)",
-                  "a pts/round", "b pts/round", title="Pairs")  # fmt: skip
+    table = Table("a", "b", "matches", "a wins", "b wins", "draws", "forfeits",
+                  "a score (95% CI)", "a pts/round", "b pts/round", title="Pairs")  # fmt: skip
     for result in results:
         data = result.to_json()
         low, high = data["a_score_ci95"]
         table.add_row(
             result.a, result.b, str(result.matches), str(result.a_wins), str(result.b_wins),
-            str(result.draws), f"{data['a_score']:.1%} ({low:.1%}-{high:.1%})",
+            str(result.draws), str(len(result.forfeits)),
+            f"{data['a_score']:.1%} ({low:.1%}-{high:.1%})",
             _with_interval(data["a_points_per_round"], data["a_points_per_round_ci95"]),
             _with_interval(data["b_points_per_round"], data["b_points_per_round_ci95"]),
         )  # fmt: skip

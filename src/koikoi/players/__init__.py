@@ -18,6 +18,7 @@ from typing import Any, Protocol
 from koikoi.players.baseline import GreedyPlayer, RandomPlayer, Seed
 from koikoi.players.expert import ExpertPlayer
 from koikoi.players.heuristic import EasyPlayer, NormalPlayer
+from koikoi.players.protocol import ProcessPlayer, command_for
 from koikoi.round import Action, Observation
 
 
@@ -47,7 +48,12 @@ def make_player(name: str, seed: Seed, **options: Any) -> Player:
     """A player by name; ``options`` go to its factory (``budget_ms`` for the expert).
 
     ``seed`` is an int, or a ``random.Random`` to draw from (it may be shared).
+    ``cmd:PROGRAM ARGS`` and ``js:LEVEL`` name programs that speak the engine protocol
+    (:mod:`koikoi.players.protocol`).
     """
+    command = command_for(name)
+    if command is not None:
+        return ProcessPlayer(name, command, seed, **options)
     try:
         factory = PLAYERS[name]
     except KeyError:
