@@ -206,7 +206,6 @@ class _ObservationSlots:
     __slots__ = (
         "_events",
         "_history",
-        "_legal_actions",
         "_scorer",
         "_yaku",
         "calls",
@@ -215,6 +214,7 @@ class _ObservationSlots:
         "decided",
         "field",
         "hand",
+        "legal_actions",
         "match",
         "month",
         "opponent_hand_size",
@@ -239,6 +239,9 @@ class _ObservationSlots:
     captured: tuple[CardSet, CardSet]
     stock_size: int
     pending_card: int | None
+    # Not lazy like yaku and history: every player reads it, and a property's first
+    # read costs as much again as working it out.
+    legal_actions: tuple[Action, ...]
     calls: tuple[int, int]
     decided: tuple[dict[str, int] | None, dict[str, int] | None]
     result: RoundResult | None
@@ -247,7 +250,6 @@ class _ObservationSlots:
     # not yet), since most players never read most of them.
     _scorer: Scorer
     _events: tuple[tuple[int, str, int, CardSet], ...]
-    _legal_actions: tuple[Action, ...] | None
     _yaku: tuple[dict[str, int], dict[str, int]] | None
     _history: tuple[Event, ...] | None
 
@@ -258,8 +260,9 @@ class Observation(_ObservationSlots):
     Never the opponent's hand (only its size) nor the stock order (only its size), and
     no reference to the round: only copies of its public parts. ``decided`` holds each
     player's yaku at their last koi-koi (None before any): it decides when the
-    stop-or-koi-koi choice reopens. ``legal_actions``, ``yaku`` and ``history`` are
-    computed when first read. Observations are read-only and compare by what they show.
+    stop-or-koi-koi choice reopens. ``legal_actions`` holds this seat's legal actions
+    (none while the other seat is to move); ``yaku`` and ``history`` are computed when
+    first read. Observations are read-only and compare by what they show.
     """
 
     __slots__ = ()
@@ -300,30 +303,18 @@ class Observation(_ObservationSlots):
             "captured": captured,
             "stock_size": stock_size,
             "pending_card": pending_card,
+            "legal_actions": legal_actions,
             "calls": calls,
             "decided": decided,
             "result": result,
             "match": match,
             "_scorer": scorer_for(rules),
             "_events": history,
-            "_legal_actions": legal_actions,
             "_yaku": yaku,
             "_history": history,
         }
         for name, value in given.items():
             object.__setattr__(self, name, value)
-
-    @property
-    def legal_actions(self) -> tuple[Action, ...]:
-        """This seat's legal actions; none while the other seat is to move."""
-        legal = self._legal_actions
-        if legal is None:
-            legal = ()
-            if self.turn == self.seat and self.phase is not _OVER:
-                pending = -1 if self.pending_card is None else self.pending_card
-                legal = tuple(_legal_moves(self.phase, self.rules, self.hand, self.field, pending))
-            object.__setattr__(self, "_legal_actions", legal)
-        return legal
 
     @property
     def yaku(self) -> tuple[dict[str, int], dict[str, int]]:
@@ -664,13 +655,18 @@ class Round:
         obs.captured = (self.captured[0], self.captured[1])
         obs.stock_size = len(self.stock) - self._stock_pos
         obs.pending_card = self._pending if phase is _HAND_CHOICE or phase is _DRAW_CHOICE else None
+        obs.legal_actions = (
+            tuple(_legal_moves(phase, self.rules, obs.hand, self.field, self._pending))
+            if seat == self.turn
+            else ()
+        )
         obs.calls = (self.calls[0], self.calls[1])
         obs.decided = self._baseline
         obs.result = self.result
         obs.match = match
         obs._scorer = self._scorer
         obs._events = tuple(self.history)
-        obs._legal_actions = obs._yaku = obs._history = None
+        obs._yaku = obs._history = None
         obs.__class__ = Observation
         return cast(Observation, obs)
 
