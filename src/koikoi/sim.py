@@ -8,15 +8,24 @@ from dataclasses import dataclass, field
 
 from koikoi.match import Match
 from koikoi.players import Player, make_player
-from koikoi.round import Round
+from koikoi.round import Phase, Round
 from koikoi.rules import RuleSet
+
+_OVER = Phase.OVER
 
 
 def play_out(match: Match, players: Sequence[Player]) -> Match:
     """Let the players move, each from its own seat's observation, until the match ends."""
+    choose = [player.choose for player in players]
     while not match.is_over:
-        seat = match.turn
-        match.apply(players[seat].choose(match.observation(seat)))
+        # Round by round: asking the match for its state before every move costs a
+        # twentieth of a simulation. The view is the one ``match.observation`` gives,
+        # shared until the round is booked.
+        game = match.round
+        view = match.view()
+        while game.phase is not _OVER:
+            seat = game.turn
+            match.apply(choose[seat](game.observation(seat, view)))
     return match
 
 
