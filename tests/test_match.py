@@ -9,7 +9,14 @@ import pytest
 
 from koikoi.cards import MONTH_MASKS, MONTH_OF
 from koikoi.match import Match, draw_for_dealer, month_of_round
-from koikoi.round import EXHAUSTED, HAND_YAKU, IllegalActionError, Round, shuffled_deck
+from koikoi.round import (
+    EXHAUSTED,
+    HAND_YAKU,
+    IllegalActionError,
+    MatchView,
+    Round,
+    shuffled_deck,
+)
 from koikoi.rules import CLASSIC, PRESETS, RuleSet
 
 YAKU_POINTS = ("goko", "shiko", "ame_shiko", "sanko", "inoshikacho", "tane", "tan", "kasu")
@@ -290,9 +297,12 @@ def test_a_given_deal_is_a_match_of_one_round() -> None:
     assert match.round.dealer == 1  # first_dealer does not apply
     assert match.view().rounds == 1
     assert match.view().target_score == 0
+    # The view is shared by every live given deal; once booked, it is this match's own.
+    assert match.view() == MatchView(match.round_number, 1, (0, 0), 0)
     play_match(match, 8)
     assert len(match.results) == 1
     assert match.totals == list(match.results[0].points)
+    assert match.view() == MatchView(1, 1, (match.totals[0], match.totals[1]), 0)
     check_totals(match)
 
 

@@ -29,6 +29,10 @@ from koikoi.round import (
 from koikoi.rules import DrawDealer, FirstDealer, NextDealer, RuleSet
 
 _OVER = Phase.OVER
+_GIVEN_DEAL_VIEW = MatchView(round_number=1, rounds=1, totals=(0, 0), target_score=0)
+"""What :meth:`Match.view` builds for a given deal while it is played: views are
+frozen, so all given deals share this one (building one costs a fiftieth of a
+simulated deal)."""
 
 
 def month_of_round(round_number: int) -> int:
@@ -89,6 +93,7 @@ class Match:
         game = object.__new__(cls)
         game._begin(round.rules, None, None)
         game.round = round
+        game._view = _GIVEN_DEAL_VIEW
         game._book_if_over()
         return game
 
