@@ -2,7 +2,7 @@
 
 After one visit the browser holds everything the game needs in one Cache Storage
 cache, ``koikoi-<version>``: the page, the client's modules and style sheet, the
-browser's engine, the icons and the web app manifest, every card's picture, every
+browser's engine and the web app manifest, every card's picture, every
 language's catalog, and the facts the start screen and the help are made from (the
 languages, the rule set's fields and presets, the cards). The service worker
 (``/sw.js``, made from ``web/offline/sw.js``) is told the list and the version by the
@@ -49,6 +49,10 @@ CACHED_TYPES = frozenset({".js", ".css", ".png", ".svg", ".webmanifest", ".json"
 """The client's files that go in the cache, by suffix; not the page (cached as
 :data:`SHELL`), the worker's own source, or the engine's Node.js programs (``.mjs``)."""
 
+UNCACHED = frozenset({"icons"})
+"""Client folders left out: the install icons are fetched by the browser when the game
+is installed, online, and kept by the system; the game never shows them (24 KB)."""
+
 
 def _json(make: Callable[..., Any], *args: Any) -> bytes:
     """What an API answer holds, as bytes to hash (not byte for byte what is sent)."""
@@ -74,6 +78,7 @@ class Offline:
                 path.is_file()
                 and path.suffix in CACHED_TYPES
                 and relative != WORKER
+                and relative.parts[0] not in UNCACHED
                 and not any(part.startswith(".") for part in relative.parts)
             ):
                 yield f"/static/{relative.as_posix()}", path

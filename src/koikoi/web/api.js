@@ -1,8 +1,14 @@
 // The game server's JSON API. The server is authoritative: the browser only sends
 // intentions with the state version they answer.
 //
+// Practice matches are played on this device (practice.js, engine/worker.js), which
+// answers with the same JSON: newGame sends a match there unless it is ranked, and
+// every call naming a practice match's id goes there, so the table has one code path.
+//
 // Every answer about the session ({user, csrf}) renews the CSRF token, which every
 // request that changes something sends back as X-CSRF-Token.
+
+import { isPractice, practice } from "./practice.js";
 
 export class ApiError extends Error {
   constructor(status, detail, retryAfter = null) {
@@ -62,6 +68,20 @@ async function request(method, url, body, { retried = false } = {}) {
 
 const path = (part) => encodeURIComponent(part);
 
+/** The server's matches in progress and this device's practice ones, newest first. */
+async function games() {
+  const local = await practice.games();
+  let remote = [];
+  try {
+    remote = (await request("GET", "/api/games")).games;
+  } catch (error) {
+    if (!local.length) throw error;
+  }
+  const all = [...remote, ...local];
+  all.sort((a, b) => (String(a.updated || "") < String(b.updated || "") ? 1 : -1));
+  return { games: all };
+}
+
 export const api = {
   languages: () => request("GET", "/api/i18n"),
   catalog: (code) => request("GET", `/api/i18n/${path(code)}`),
@@ -73,12 +93,16 @@ export const api = {
   signOut: () => request("DELETE", "/api/session"),
   changePassword: (current, next) => request("POST", "/api/account/password", { current, new: next }),
   deleteAccount: (password) => request("DELETE", "/api/account", { password }),
-  games: () => request("GET", "/api/games"),
-  newGame: (difficulty, rules, ranked) => request("POST", "/api/games", { difficulty, rules, ranked }),
-  game: (id) => request("GET", `/api/games/${path(id)}`),
-  act: (id, action, version) => request("POST", `/api/games/${path(id)}/actions`, { action, version }),
-  resign: (id) => request("POST", `/api/games/${path(id)}/resign`),
-  replay: (id) => request("GET", `/api/games/${path(id)}/replay`),
+  games,
+  practiceGames: () => practice.games(),
+  // Only a ranked match is dealt by the server; any other is practice, on this device.
+  newGame: (difficulty, rules, ranked) =>
+    ranked === true ? request("POST", "/api/games", { difficulty, rules, ranked }) : practice.newGame(difficulty, rules),
+  game: (id) => (isPractice(id) ? practice.game(id) : request("GET", `/api/games/${path(id)}`)),
+  act: (id, action, version) =>
+    isPractice(id) ? practice.act(id, action, version) : request("POST", `/api/games/${path(id)}/actions`, { action, version }),
+  resign: (id) => (isPractice(id) ? practice.resign(id) : request("POST", `/api/games/${path(id)}/resign`)),
+  replay: (id) => (isPractice(id) ? practice.replay(id) : request("GET", `/api/games/${path(id)}/replay`)),
   leaderboard: (query) => request("GET", `/api/leaderboard?${new URLSearchParams(query)}`),
   player: (name) => request("GET", `/api/players/${path(name)}`),
 };

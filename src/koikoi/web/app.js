@@ -171,7 +171,7 @@ function backToStart() {
   refreshGames();
 }
 
-/** The matches in progress: the account's (from any device), or a guest's last one here. */
+/** The matches in progress: the account's (from any device) and this device's practice ones. */
 async function loadGames() {
   if (currentUser()) {
     try {
@@ -180,15 +180,17 @@ async function loadGames() {
       return [];
     }
   }
+  // A guest's practice matches are on this device; a last server match may be too.
+  const games = await api.practiceGames();
   const saved = localStorage.getItem(GAME_KEY);
-  if (!saved) return [];
+  if (!saved || games.some((game) => game.id === saved)) return games;
   try {
     const { state } = await api.game(saved);
-    if (state.over) return [];
-    return [{ id: state.id, difficulty: state.difficulty, rules_name: state.rules_name, round: state.round, rounds: state.rounds, totals: state.totals }];
+    if (state.over) return games;
+    return [{ id: state.id, difficulty: state.difficulty, rules_name: state.rules_name, round: state.round, rounds: state.rounds, totals: state.totals }, ...games];
   } catch (error) {
     if (error.status !== 0) localStorage.removeItem(GAME_KEY); // kept while the server is out of reach
-    return [];
+    return games;
   }
 }
 

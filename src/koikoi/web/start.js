@@ -1,6 +1,7 @@
 // The start screen: the opponent's level, a rule preset with house rules (every field
 // of the rule set, from /api/rules), match length, target score and starting points,
-// and for a signed-in player whose rules can be ranked, a ranked or a friendly match.
+// and for a signed-in player whose rules can be ranked, a ranked match (online, on the
+// server) or a practice one (on this device, offline too); a guest's is practice.
 
 import { earnsPoints, isRankable, rankingPoints } from "./account.js";
 import { h, icon } from "./dom.js";
@@ -147,7 +148,7 @@ function note(text, { ranked = false, extra = null } = {}) {
 }
 
 /**
- * Ranked or friendly. A signed-in player whose rules can be ranked chooses, and the
+ * Ranked (online) or practice (on this device; "friendly" in the code). A signed-in player whose rules can be ranked chooses, and the
  * line below says what the choice means: a rating that moves and the points a win
  * earns, or neither. Otherwise there is no choice, and the line says why: house rules
  * or a changed match length are friendly, a guest can sign in.
@@ -160,8 +161,10 @@ function rankedPart(user, onSignIn, remember) {
   if (!isRankable(chosenRules())) return h("div", { class: "ranked", id: "ranked-part" }, note(t("start.friendly")));
   const chosen = () => {
     if (!form.ranked) return note(t("start.friendly_chosen"));
-    if (!earnsPoints(form.preset)) return note(t("start.ranked_no_points", { rules: rulesName(form.preset) }), { ranked: true });
-    return note(t("start.ranked", { points: plural("ranking_points", rankingPoints(form.difficulty)) }), { ranked: true });
+    // A ranked match is played on the server, which alone knows the hidden cards.
+    const online = (text) => [text, " ", h("span", { class: "ranked-online", "data-testid": "ranked-online" }, t("start.ranked_online"))];
+    if (!earnsPoints(form.preset)) return note(online(t("start.ranked_no_points", { rules: rulesName(form.preset) })), { ranked: true });
+    return note(online(t("start.ranked", { points: plural("ranking_points", rankingPoints(form.difficulty)) })), { ranked: true });
   };
   let line = chosen();
   const options = ["ranked", "friendly"].map((kind) => {

@@ -1,0 +1,444 @@
+// Practice matches on the device: the server's games.py and views.py in JavaScript.
+//
+// A LocalSession is a match between the person (seat 0) and a computer player (seat 1),
+// played with the browser's engine; it answers with exactly the JSON the server's API
+// answers (state_json, the event lists of GameSession._apply, replay_json,
+// summary_json), so the table has one code path for both. Like the server, a session
+// is rebuilt from its record (rules, seed, actions, difficulty) for every request:
+// the record, stored on the device after every move, is the whole truth about a match.
+//
+// The device deals, so it knows the stock: practice matches are never ranked.
+
+import { KIND_MASKS, SLUGS, slugs } from "./cards.js";
+import { Match } from "./match.js";
+import { makePlayer } from "./players.js";
+import { CAPTURE_BASE, FINAL_TURN, IllegalActionError, KOIKOI, NO_CALL_ALLOWED, Phase, STOP, STOPPED, actionFromJson, actionToJson } from "./round.js";
+import { PRESETS, RuleSet, RulesError } from "./rules.js";
+import { koikoiBonus, multiplier, multipliers, progress, scorerFor, sumValues } from "./yaku.js";
+
+export const DIFFICULTIES = Object.freeze(["easy", "normal", "expert"]);
+export const HUMAN = 0;
+export const COMPUTER = 1;
+export const PLAYING = "playing";
+export const WON = "won";
+export const LOST = "lost";
+export const DRAWN = "drawn";
+export const RESIGNED = "resigned";
+export const HOUSE = "house";
+
+/** How the expert thinks on a phone: its rollouts, cut short by a wall-clock budget. */
+export const DEVICE_EXPERT = Object.freeze({ rollouts: 2000, budgetMs: 140 });
+
+/** An answer the server would give as an HTTP error: its status and detail. */
+export class LocalError extends Error {
+  constructor(status, detail) {
+    super(detail);
+    this.name = "LocalError";
+    this.status = status;
+    this.detail = detail;
+  }
+}
+
+/** The preset the rules are, or ``house`` for a preset with changes (games.rules_name). */
+export function rulesName(rules) {
+  const preset = PRESETS.get(rules.preset);
+  return preset && preset.equals(rules) ? rules.preset : HOUSE;
+}
+
+/** A card that went down (``source``: "play" or "draw") and what it captured. */
+export function moveEvent(seat, source, card, lo, hi) {
+  return { type: source, seat, card: SLUGS[card], captured: slugs(lo, hi) };
+}
+
+/** A finished round, with how it ended and, for a stop, how its points were made. */
+export function roundOverEvent(number, result, rules) {
+  let scoring = null;
+  if ((result.reason === STOPPED || result.reason === FINAL_TURN || result.reason === NO_CALL_ALLOWED) && result.winner !== null) {
+    const seat = result.winner;
+    const total = sumValues(result.yaku[seat]);
+    const [doubled, factor] = scorerFor(rules).factors(total, result.calls[seat], result.calls[1 - seat]);
+    const bonus = koikoiBonus(rules.multiplier, result.calls[seat]);
+    scoring = { total, doubled, multiplier: factor, bonus };
+  }
+  return { type: "round-over", round: number, ...result.toJson(), reason: result.reason, scoring };
+}
+
+/** A capture pile grouped by kind, as the table shows it. */
+export function pileJson(lo, hi) {
+  const out = {};
+  for (const [kind, mask] of Object.entries(KIND_MASKS)) out[kind] = slugs(lo & mask[0], hi & mask[1]);
+  return out;
+}
+
+/** A fresh 48-bit seed from the device's cryptographic generator (like getrandbits(48)). */
+export function freshSeed() {
+  const words = new Uint32Array(2);
+  crypto.getRandomValues(words);
+  return (words[0] & 0xffff) * 2 ** 32 + words[1];
+}
+
+function checkedRules(mapping) {
+  try {
+    return RuleSet.fromMapping(mapping);
+  } catch (error) {
+    if (error instanceof RulesError) throw new LocalError(422, error.message);
+    throw error;
+  }
+}
+
+/** One match between a person (seat 0) and a computer player (seat 1), on the device. */
+export class LocalSession {
+  constructor(id, difficulty, seed, match, resigned = false, expert = DEVICE_EXPERT) {
+    this.id = id;
+    this.difficulty = difficulty;
+    this.seed = seed;
+    this.match = match;
+    this.resigned = resigned;
+    this.expert = expert;
+    this.ranked = false;
+  }
+
+  /** A new match from ``seed``; the computer moves first if it deals. [session, events]. */
+  static start(id, rulesMapping, difficulty, seed, expert = DEVICE_EXPERT) {
+    if (!DIFFICULTIES.includes(difficulty)) {
+      throw new LocalError(422, `unknown difficulty ${JSON.stringify(difficulty)}; choose one of ${DIFFICULTIES.join(", ")}`);
+    }
+    const rules = checkedRules(rulesMapping);
+    let match;
+    try {
+      match = new Match(rules, seed);
+    } catch (error) {
+      if (error instanceof RulesError) throw new LocalError(422, error.message); // rules that cannot deal
+      throw error;
+    }
+    const session = new LocalSession(id, difficulty, seed, match, false, expert);
+    const events = session.roundOverEvents(1);
+    events.push(...session.computerMoves());
+    return [session, events];
+  }
+
+  /** The session a stored record describes, replayed action by action. */
+  static restore(record, expert = DEVICE_EXPERT) {
+    const rules = checkedRules(record.rules);
+    const match = new Match(rules, record.seed);
+    for (const data of record.actions) match.apply(actionFromJson(data));
+    return new LocalSession(record.id, record.difficulty, record.seed, match, Boolean(record.resigned), expert);
+  }
+
+  /** The record to store: everything the match is. */
+  get record() {
+    return {
+      id: this.id,
+      rules: this.match.rules.toMapping(),
+      difficulty: this.difficulty,
+      seed: this.seed,
+      actions: this.actions,
+      resigned: this.resigned,
+    };
+  }
+
+  get actions() {
+    return this.match.actions.map(actionToJson);
+  }
+
+  get status() {
+    if (this.resigned) return RESIGNED;
+    if (!this.match.isOver) return PLAYING;
+    const winner = this.match.winner;
+    return winner === HUMAN ? WON : winner === COMPUTER ? LOST : DRAWN;
+  }
+
+  /** Practice earns no ranking points. */
+  get points() {
+    return 0;
+  }
+
+  get version() {
+    return this.match.actions.length + (this.resigned ? 1 : 0);
+  }
+
+  /** Apply the person's action (record form), then the computer's; the events. */
+  act(data, version) {
+    if (this.status !== PLAYING) throw new LocalError(409, `the match is over (${this.status})`);
+    if (version !== this.version) {
+      throw new LocalError(409, `this action answers state ${version}, but the game is at state ${this.version}; reload the game`);
+    }
+    if (this.match.turn !== HUMAN || this.match.round.isOver) throw new LocalError(409, "it is not your turn");
+    let action;
+    try {
+      action = actionFromJson(data);
+    } catch (error) {
+      if (error instanceof RangeError) throw new LocalError(400, error.message);
+      throw error;
+    }
+    let events;
+    try {
+      events = this.apply(action, HUMAN);
+    } catch (error) {
+      if (error instanceof IllegalActionError) throw new LocalError(400, error.message);
+      throw error;
+    }
+    events.push(...this.computerMoves());
+    return events;
+  }
+
+  /** The person gives the match up: a loss, whatever the totals say. */
+  resign() {
+    if (this.status !== PLAYING) throw new LocalError(409, `the match is over (${this.status})`);
+    this.resigned = true;
+    return [{ type: "match-over", totals: [...this.match.totals], winner: COMPUTER, resigned: true }];
+  }
+
+  /** The computer's player for the move at hand, seeded from the game and the move. */
+  computer() {
+    const seed = BigInt(this.seed) ^ 0x5eedn ^ (BigInt(this.version) << 48n);
+    const options = this.difficulty === "expert" ? { ...this.expert } : {};
+    return makePlayer(this.difficulty, seed, options);
+  }
+
+  computerMoves() {
+    const events = [];
+    while (!this.match.isOver && this.match.turn === COMPUTER) {
+      const action = this.computer().choose(this.match.observation(COMPUTER));
+      events.push(...this.apply(action, COMPUTER));
+    }
+    return events;
+  }
+
+  apply(action, seat) {
+    const game = this.match.round;
+    const seen = game.history.length;
+    const roundNumber = this.match.roundNumber;
+    this.match.apply(action);
+    const events = [];
+    if (action === KOIKOI) events.push({ type: "koikoi", seat, multipliers: multipliers(game.rules.multiplier, game.calls) });
+    else if (action === STOP) events.push({ type: "stop", seat });
+    for (const move of game.history.slice(seen)) events.push(moveEvent(...move));
+    if (game.phase === Phase.DECISION) events.push({ type: "yaku", seat: game.turn, yaku: game.yaku(game.turn) });
+    if (game.isOver) events.push(...this.roundOverEvents(roundNumber));
+    return events;
+  }
+
+  roundOverEvents(roundNumber) {
+    const match = this.match;
+    const events = [];
+    for (let number = roundNumber; number <= match.results.length; number++) {
+      events.push(roundOverEvent(number, match.results[number - 1], match.rules));
+    }
+    if (match.isOver) events.push({ type: "match-over", totals: [...match.totals], winner: match.winner });
+    else events.push({ type: "deal", round: match.roundNumber, dealer: match.round.dealer });
+    return events;
+  }
+}
+
+/** The state as the person's seat sees it (views.state_json). */
+export function stateJson(session) {
+  const match = session.match;
+  const obs = match.observation(HUMAN);
+  const view = obs.match;
+  const rules = obs.rules;
+  const own = obs.calls[HUMAN];
+  const theirs = obs.calls[1 - HUMAN];
+  const totals = [sumValues(obs.yaku[0]), sumValues(obs.yaku[1])];
+  const scorer = scorerFor(rules);
+  // A resigned match stops mid-round: nobody is to move any more.
+  const toMove = obs.legalActions.length > 0 && session.status === PLAYING;
+  const legal = toMove ? obs.legalActions : [];
+  let stake = null;
+  let stakeDoubled = false;
+  if (obs.phase === Phase.DECISION && toMove) {
+    stake = scorer.final(totals[HUMAN], own, theirs);
+    stakeDoubled = scorer.factors(totals[HUMAN])[0];
+  }
+  const both = multipliers(rules.multiplier, obs.calls);
+  const [c0, c1] = obs.captured;
+  return {
+    id: session.id,
+    version: session.version,
+    status: session.status,
+    ranked: false,
+    points: 0,
+    difficulty: session.difficulty,
+    rules: rules.toMapping({ full: true }),
+    rules_name: rulesName(rules),
+    phase: obs.phase,
+    your_turn: toMove,
+    turn: obs.turn,
+    dealer: obs.dealer,
+    hand: slugs(obs.hand[0], obs.hand[1]),
+    opponent_hand: obs.opponentHandSize,
+    field: slugs(obs.field[0], obs.field[1]),
+    stock: obs.stockSize,
+    pending: obs.pendingCard === null ? null : SLUGS[obs.pendingCard],
+    choices: legal.filter((a) => a >= CAPTURE_BASE && a < KOIKOI).map((a) => SLUGS[a - CAPTURE_BASE]),
+    legal: legal.map(actionToJson),
+    captured: [pileJson(c0[0], c0[1]), pileJson(c1[0], c1[1])],
+    yaku: [obs.yaku[0], obs.yaku[1]],
+    yaku_totals: totals,
+    progress: [progress(c0, c1, rules, obs.month), progress(c1, c0, rules, obs.month)],
+    calls: [...obs.calls],
+    multiplier: both[HUMAN],
+    opponent_multiplier: both[1 - HUMAN],
+    koikoi_multiplier: multiplier(rules.multiplier, own + 1, theirs),
+    bonus: koikoiBonus(rules.multiplier, own),
+    koikoi_bonus: koikoiBonus(rules.multiplier, own + 1),
+    stake,
+    stake_doubled: stakeDoubled,
+    round: view.roundNumber,
+    rounds: view.rounds,
+    totals: [...view.totals],
+    target_score: view.targetScore,
+    results: match.results.map((result) => result.toJson()),
+    over: session.status !== PLAYING,
+    winner: session.resigned ? COMPUTER : match.winner,
+  };
+}
+
+/** A match in progress, as a line of the list of games to resume (views.summary_json). */
+export function summaryJson(session, updated) {
+  const view = session.match.view();
+  return {
+    id: session.id,
+    difficulty: session.difficulty,
+    rules_name: rulesName(session.match.rules),
+    ranked: false,
+    round: view.roundNumber,
+    rounds: view.rounds,
+    totals: [...view.totals],
+    updated,
+  };
+}
+
+/** The whole table of a finished match, moved along by its events. */
+class Table {
+  constructor(game) {
+    this.hands = [game.hand(0), game.hand(1)];
+    this.field = [game.fieldLo, game.fieldHi];
+    this.stock = game.stock.length - game.stockPos;
+    this.captured = [
+      [0, 0],
+      [0, 0],
+    ];
+  }
+
+  move(seat, source, card, lo, hi) {
+    const half = card < 24 ? 0 : 1;
+    const bit = 1 << card % 24;
+    if (source === "play") this.hands[seat][half] &= ~bit;
+    else this.stock -= 1;
+    if (lo || hi) {
+      this.field = [this.field[0] & ~lo, this.field[1] & ~hi];
+      const pile = this.captured[seat];
+      pile[0] |= lo;
+      pile[1] |= hi;
+      pile[half] |= bit;
+    } else {
+      this.field[half] |= bit;
+    }
+  }
+}
+
+/** A finished match step by step, every card face up (views.replay_json). */
+export function replayJson(session, player = null) {
+  const match = new Match(session.match.rules, session.seed);
+  const steps = [];
+  const totals = [match.startingPoints, match.startingPoints];
+  let table = new Table(match.round);
+  let current = null;
+  let seen = 0;
+  let booked = 0;
+
+  const step = (event, number = null) => {
+    const shown = current || match.round;
+    steps.push({
+      round: number || booked + 1,
+      dealer: shown.dealer,
+      event,
+      hands: [slugs(...table.hands[0]), slugs(...table.hands[1])],
+      field: slugs(...table.field),
+      stock: table.stock,
+      captured: [pileJson(...table.captured[0]), pileJson(...table.captured[1])],
+      totals: [...totals],
+    });
+  };
+
+  const follow = () => {
+    if (current !== null) {
+      for (const move of current.history.slice(seen)) {
+        table.move(...move);
+        step(moveEvent(...move));
+      }
+      seen = current.history.length;
+    }
+    for (let number = booked + 1; number <= match.results.length; number++) {
+      const result = match.results[number - 1];
+      const won = match.gains(result);
+      totals[0] += won[0];
+      totals[1] += won[1];
+      step({ type: "round-over", ...result.toJson(), reason: result.reason }, number);
+    }
+    booked = match.results.length;
+    if (match.round !== current && !match.isOver) {
+      current = match.round;
+      table = new Table(match.round);
+      seen = 0;
+      step({ type: "deal" });
+    }
+  };
+
+  follow();
+  for (const data of session.actions) {
+    const action = actionFromJson(data);
+    if (action === KOIKOI || action === STOP) {
+      const seat = match.turn;
+      match.apply(action);
+      step({ type: action === KOIKOI ? "koikoi" : "stop", seat });
+    } else {
+      match.apply(action);
+    }
+    follow();
+  }
+  if (session.resigned) step({ type: "resign", seat: HUMAN });
+  return {
+    id: session.id,
+    player,
+    difficulty: session.difficulty,
+    rules: match.rules.toMapping({ full: true }),
+    rules_name: rulesName(match.rules),
+    outcome: session.status,
+    totals: [...match.totals],
+    steps,
+  };
+}
+
+/**
+ * One request, as the server's routes answer it: ``{body, record}`` (the record to
+ * store, where the match changed or began) or a thrown LocalError.
+ *   create {id, difficulty, rules, seed?}   act {record, action, version}
+ *   state {record}   resign {record}   replay {record, player?}   summary {record, updated}
+ */
+export function handle(message, expert = DEVICE_EXPERT) {
+  const { op } = message;
+  if (op === "create") {
+    const seed = message.seed ?? freshSeed();
+    const [session, events] = LocalSession.start(message.id, message.rules ?? { preset: "classic" }, message.difficulty ?? "normal", seed, expert);
+    return { body: { state: stateJson(session), events }, record: session.record };
+  }
+  if (!message.record) throw new LocalError(404, "no such practice match on this device");
+  const session = LocalSession.restore(message.record, expert);
+  if (op === "state") return { body: { state: stateJson(session) } };
+  if (op === "act") {
+    const events = session.act(message.action, message.version);
+    return { body: { state: stateJson(session), events }, record: session.record };
+  }
+  if (op === "resign") {
+    const events = session.resign();
+    return { body: { state: stateJson(session), events }, record: session.record };
+  }
+  if (op === "replay") {
+    if (session.status === PLAYING) throw new LocalError(409, "the match is still being played; replays come after");
+    return { body: replayJson(session, message.player ?? null) };
+  }
+  if (op === "summary") return { body: summaryJson(session, message.updated ?? null) };
+  throw new LocalError(400, `unknown request ${JSON.stringify(op)}`);
+}
