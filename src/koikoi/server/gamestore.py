@@ -8,6 +8,9 @@ game thus both compute, but only the first write lands; the other is stale.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import secrets
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,6 +19,9 @@ from sqlalchemy import ColumnElement, and_, case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from koikoi.match import Match
+from koikoi.record import Record, RecordError, replay
+from koikoi.round import action_to_json
 from koikoi.rules import RuleSet
 from koikoi.server.accounts import Clock, SessionInfo
 from koikoi.server.games import (
@@ -39,6 +45,13 @@ MAX_IN_PROGRESS = 10
 """Matches one player may have in progress at once."""
 SWEEP_BATCH = 100
 """Abandoned matches one sweep stores at most (the rest wait for the next)."""
+PRACTICE_PREFIX = "pr-"
+"""Saved practice matches' ids: the prefix, then a hash of the player and the record."""
+PRACTICE_SAVES_PER_MINUTE = 30
+"""Practice matches one player may save in a minute (a device catching up after a
+trip offline saves a handful; the store keeps the 20 newest)."""
+MAX_SEED = 2**63 - 1
+"""The largest seed a game row holds (the device deals from 48-bit seeds)."""
 
 
 class GameNotFoundError(LookupError):
@@ -54,6 +67,15 @@ class TooManyGamesError(ValueError):
 
 
 class NotRankableError(ValueError):
+    pass
+
+
+class PracticeRecordError(ValueError):
+    """A practice match's record that cannot be saved: it does not replay, or it is not
+    a whole match from a seed."""
+
+
+class TooManySavesError(ValueError):
     pass
 
 
@@ -157,6 +179,65 @@ class GameStore:
         except IntegrityError:  # the owner's session or account ended meanwhile
             raise OwnerGoneError("you were signed out meanwhile; reload the page") from None
         return game, events
+
+    def save_practice(
+        self, user_id: int, record: dict[str, Any], difficulty: str, resigned: bool
+    ) -> tuple[str, bool]:
+        """Store a practice match the device dealt and played, once its record replays
+        as a whole match from a seed (finished, or given up): a friendly game of the
+        player's, so it earns no points and moves no rating. Returns its id and whether
+        it is new (the same record saved again is the game already stored)."""
+        match = practice_match(record, resigned)
+        assert match.seed is not None  # a match from a seed, never a given deal
+        game = GameSession(
+            practice_id(user_id, match, difficulty, resigned),
+            difficulty,
+            match.seed,
+            match,
+            ranked=False,
+            resigned=resigned,
+        )
+        with self.sessions() as db:
+            if db.get(Game, game.id) is not None:
+                return game.id, False
+        now = self.clock()
+        try:
+            with self.sessions.begin() as db:
+                # A writing statement first: on SQLite it takes the write lock, so two
+                # saves racing count each other.
+                db.execute(update(Game).where(Game.id == game.id).values(version=Game.version))
+                recent = db.scalar(
+                    select(func.count()).where(
+                        Game.user_id == user_id,
+                        Game.id.startswith(PRACTICE_PREFIX),
+                        Game.created > now - timedelta(minutes=1),
+                    )
+                )
+                if recent is not None and recent >= PRACTICE_SAVES_PER_MINUTE:
+                    raise TooManySavesError(
+                        f"{recent} practice matches saved in the last minute, the most one"
+                        " player may save; the rest are saved in a minute"
+                    )
+                db.add(
+                    Game(
+                        id=game.id,
+                        user_id=user_id,
+                        session_id=None,
+                        difficulty=difficulty,
+                        rules=match.rules.to_mapping(),
+                        rules_name=rules_name(match.rules),
+                        seed=match.seed,
+                        ranked=False,
+                        created=now,
+                        **self._progress(game, now),
+                    )
+                )
+        except IntegrityError:  # saved meanwhile, or the account was deleted
+            with self.sessions() as db:
+                if db.get(Game, game.id) is not None:
+                    return game.id, False
+            raise OwnerGoneError("you were signed out meanwhile; reload the page") from None
+        return game.id, True
 
     def load(self, game_id: str, owner: SessionInfo) -> GameSession:
         with self.sessions() as db:
@@ -268,6 +349,48 @@ class GameStore:
             "updated": now,
             "finished": now if over else None,
         }
+
+
+def practice_match(data: dict[str, Any], resigned: bool) -> Match:
+    """The match a practice record describes, replayed by the server's engine; raises
+    :class:`PracticeRecordError` naming what is wrong (the action's index for an
+    illegal one)."""
+    if any(key in data for key in ("dealer", "hands", "field", "stock")):
+        raise PracticeRecordError(
+            "a practice match is dealt from a seed: a record of a given deal cannot be saved"
+        )
+    if "seed" not in data:
+        raise PracticeRecordError("a practice match's record needs its 'seed'")
+    try:
+        record = Record.from_json(data)
+        if record.seed is not None and record.seed > MAX_SEED:
+            raise RecordError(f"record 'seed' must be at most {MAX_SEED}, not {record.seed}")
+        match = replay(record)
+    except RecordError as error:
+        raise PracticeRecordError(str(error)) from None
+    if resigned and match.is_over:
+        raise PracticeRecordError("the match was played to its end: it cannot have been resigned")
+    if not resigned and not match.is_over:
+        raise PracticeRecordError(
+            f"the record stops after {len(record.actions)} actions, before the match is over;"
+            " only a finished (or resigned) match can be saved"
+        )
+    return match
+
+
+def practice_id(user_id: int, match: Match, difficulty: str, resigned: bool) -> str:
+    """A saved practice match's id: the same player's same record always has the same."""
+    key = {
+        "user": user_id,
+        "rules": match.rules.to_mapping(),
+        "seed": match.seed,
+        "actions": [action_to_json(action) for action in match.actions],
+        "difficulty": difficulty,
+        "resigned": resigned,
+    }
+    text = json.dumps(key, sort_keys=True, separators=(",", ":"))
+    digest = base64.urlsafe_b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    return PRACTICE_PREFIX + digest[: 32 - len(PRACTICE_PREFIX)]
 
 
 def restore(row: Game, now: datetime) -> GameSession:

@@ -5,6 +5,7 @@
 import { ApiError, api, onSession } from "./api.js";
 import { h, icon, openModal, tabKeys, toast } from "./dom.js";
 import { isolate, num, plural, t } from "./i18n.js";
+import { rememberPlayer } from "./practice.js";
 import { href } from "./routes.js";
 
 let user = null; // {name, points}, or null for a guest
@@ -16,6 +17,7 @@ let changed = () => {};
 onSession((session) => {
   const before = JSON.stringify(user);
   user = session.user;
+  rememberPlayer(user ? user.name : null);
   points = session.ranking_points;
   rankedPresets = session.ranked_presets;
   pointsPresets = session.points_presets;

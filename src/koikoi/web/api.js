@@ -95,6 +95,8 @@ export const api = {
   deleteAccount: (password) => request("DELETE", "/api/account", { password }),
   games,
   practiceGames: () => practice.games(),
+  /** Save a finished practice match's record to the signed-in player's history. */
+  savePractice: (body) => request("POST", "/api/games/practice", body),
   // Only a ranked match is dealt by the server; any other is practice, on this device.
   newGame: (difficulty, rules, ranked) =>
     ranked === true ? request("POST", "/api/games", { difficulty, rules, ranked }) : practice.newGame(difficulty, rules),

@@ -8,6 +8,7 @@ import { announce, clear, closeAllModals, confirmDialog, h, icon, modalOpen, ope
 import { openHelp } from "./help.js";
 import { isolate, loadLanguage, plural, t } from "./i18n.js";
 import { renderLeaderboard, renderPageStatus, renderProfile } from "./pages.js";
+import { isPractice, practice } from "./practice.js";
 import { renderReplay } from "./replay.js";
 import { href, parseRoute } from "./routes.js";
 import { koikoiBonus, matchesOf, totalsAfter } from "./rulesinfo.js";
@@ -87,6 +88,7 @@ function buildTools() {
 
 /** Signed in, out, or the points changed: the header, and whatever shows the account. */
 function accountChanged() {
+  syncPractice();
   buildTools();
   refreshGames();
   if (app.screen !== "table") render();
@@ -609,9 +611,43 @@ async function playEvents(events, state, { skip = 0 }) {
   if (matchOver || state.over) {
     localStorage.removeItem(GAME_KEY);
     if (state.points > 0) api.session().catch(() => {}); // the header shows the new points
-    await showMatchSummary({ state, onNewGame: backToStart, onRematch: rematch });
+    const saving = isPractice(state.id) ? syncPractice().then(() => practice.saveState(state.id)) : null;
+    await showMatchSummary({ state, onNewGame: backToStart, onRematch: rematch, saving });
   }
 }
+
+// -- practice matches to the history --------------------------------------------------
+
+let syncing = Promise.resolve();
+
+/** Send the signed-in player's finished practice matches not yet saved to their history
+ * (the server replays each record); a refused one is never sent again, and offline the
+ * rest wait for the next load or the `online` event. Calls queue one pass after another. */
+function syncPractice() {
+  syncing = syncing.then(async () => {
+    const user = currentUser();
+    if (!user) return;
+    for (const { id, body } of practice.unsaved(user.name)) {
+      try {
+        const answer = await api.savePractice(body);
+        practice.markSaved(id, answer.id);
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 422) practice.markRefused(id, error.detail);
+        else break; // offline, signed out meanwhile, or too many at once: the next pass
+      }
+    }
+  });
+  return syncing;
+}
+
+// Back online: ask who is signed in first (a page started offline is a guest's until the
+// server says), then send what waits.
+window.addEventListener("online", () => {
+  api
+    .session()
+    .catch(() => {})
+    .then(() => syncPractice());
+});
 
 // -- starting, resuming ------------------------------------------------------------------
 
@@ -856,6 +892,7 @@ async function boot() {
   await loadLanguage(wanted);
   app.games = await loadGames();
   onAccountChange(accountChanged);
+  syncPractice();
   window.addEventListener("hashchange", route);
   route();
   document.body.dataset.ready = "true";

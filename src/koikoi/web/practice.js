@@ -5,17 +5,44 @@
 // where a match is played. The record of each match (rules, seed, actions, difficulty)
 // is stored in localStorage after every move and replayed by the worker for every
 // request, so a reload or a closed tab loses nothing.
+//
+// A match that ends while a player is signed in here is theirs (`owner`): once online,
+// app.js sends its record to the server's history (POST /api/games/practice), which
+// replays it, and marks it `saved` (the server's game id) so it is never sent twice.
 
 import { ApiError } from "./api.js";
 
 export const PREFIX = "practice.";
 const STORE_KEY = "koikoi.practice";
+const PLAYER_KEY = "koikoi.practice.player";
 const KEEP_FINISHED = 20; // finished matches kept for their replays
 
 let worker = null;
 let asked = 0;
 const waiting = new Map();
 let memory = {}; // where localStorage is refused (private mode)
+let player = null; // who the server last said is signed in here (also kept for offline starts)
+
+/** Remember who is signed in (null: a guest), from every session answer. Offline, the
+ * page starts as a guest's, but the browser's session is still the last one seen. */
+export function rememberPlayer(name) {
+  player = name;
+  try {
+    if (name) localStorage.setItem(PLAYER_KEY, name);
+    else localStorage.removeItem(PLAYER_KEY);
+  } catch {
+    // private mode
+  }
+}
+
+function lastPlayer() {
+  if (player) return player;
+  try {
+    return localStorage.getItem(PLAYER_KEY);
+  } catch {
+    return null;
+  }
+}
 
 export function isPractice(id) {
   return typeof id === "string" && id.startsWith(PREFIX);
@@ -40,11 +67,20 @@ function store(matches) {
   }
 }
 
-/** Keep a match's record (with when it last moved and whether it is over). */
+/** Whether a finished match still waits to be sent to its owner's history. */
+const awaitingSave = (entry) => entry.over && entry.owner && !entry.saved && !entry.refused;
+
+/** Keep a match's record (with when it last moved and whether it is over); a match
+ * that ends now belongs to whoever is signed in here. */
 function keep(record, over) {
   const matches = load();
-  matches[record.id] = { ...record, over, updated: new Date().toISOString() };
-  const finished = Object.values(matches).filter((entry) => entry.over).sort((a, b) => (a.updated < b.updated ? 1 : -1));
+  const before = matches[record.id] || {};
+  const owner = before.owner || (over ? lastPlayer() || null : null);
+  matches[record.id] = { ...record, over, owner, updated: new Date().toISOString() };
+  // Matches still to be saved are kept however many there are.
+  const finished = Object.values(matches)
+    .filter((entry) => entry.over && !awaitingSave(entry))
+    .sort((a, b) => (a.updated < b.updated ? 1 : -1));
   for (const entry of finished.slice(KEEP_FINISHED)) delete matches[entry.id];
   store(matches);
 }
@@ -80,7 +116,7 @@ function ask(message) {
 function recordOf(id) {
   const entry = load()[id];
   if (!entry) throw new ApiError(404, `no practice match ${id} on this device`);
-  const { over, updated, ...record } = entry;
+  const { over, updated, owner, saved, refused, ...record } = entry;
   return record;
 }
 
@@ -97,7 +133,32 @@ function newId() {
   return PREFIX + [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
 }
 
+/** Mark a finished match as sent: `saved` the server's game id, or `refused` its reason. */
+function mark(id, change) {
+  const matches = load();
+  if (!matches[id]) return;
+  matches[id] = { ...matches[id], ...change };
+  store(matches);
+}
+
 export const practice = {
+  /** Finished matches of `name`'s still to be saved, oldest first: [{id, body}]. */
+  unsaved: (name) =>
+    Object.values(load())
+      .filter((entry) => awaitingSave(entry) && entry.owner === name)
+      .sort((a, b) => (a.updated < b.updated ? -1 : 1))
+      .map((entry) => ({
+        id: entry.id,
+        body: { rules: entry.rules, seed: entry.seed, actions: entry.actions, difficulty: entry.difficulty, resigned: Boolean(entry.resigned) },
+      })),
+  /** Where a match stands with the server's history: "saved", "pending", "refused", or null (a guest's). */
+  saveState: (id) => {
+    const entry = load()[id];
+    if (!entry || !entry.over || !entry.owner) return null;
+    return entry.saved ? "saved" : entry.refused ? "refused" : "pending";
+  },
+  markSaved: (id, gameId) => mark(id, { saved: gameId }),
+  markRefused: (id, detail) => mark(id, { refused: String(detail || "refused") }),
   newGame: (difficulty, rules) => run({ op: "create", id: newId(), difficulty, rules }),
   game: async (id) => run({ op: "state", record: recordOf(id) }),
   act: async (id, action, version) => run({ op: "act", record: recordOf(id), action, version }),

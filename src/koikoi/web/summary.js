@@ -110,8 +110,25 @@ function rankingLine(state) {
   return h("p", { class: "summary-ranking", "data-testid": "unranked" }, t(currentUser() ? "summary.friendly" : "summary.unranked"));
 }
 
+/** Where a practice match stands with the player's history, once `saving` (a promise of
+ * "saved", "pending", "refused" or null: a guest's) says. */
+function savingLine(saving) {
+  if (!saving) return null;
+  const line = h("p", { class: "summary-saved", "data-testid": "practice-save", hidden: true });
+  saving.then(
+    (where) => {
+      if (!where) return;
+      line.textContent = t(`summary.practice_${where}`);
+      line.dataset.state = where;
+      line.hidden = false;
+    },
+    () => {},
+  );
+  return line;
+}
+
 /** The match summary: totals, winner, ranking points, the replay, a new game. */
-export function showMatchSummary({ state, onNewGame, onRematch }) {
+export function showMatchSummary({ state, onNewGame, onRematch, saving = null }) {
   const winner = state.winner;
   let title = winner === SEAT_YOU ? t("summary.match.you") : winner === SEAT_CPU ? t("summary.match.cpu") : t("summary.match.draw");
   if (state.status === "resigned") title = t("summary.match.resigned");
@@ -151,6 +168,7 @@ export function showMatchSummary({ state, onNewGame, onRematch }) {
         h("span", { class: "ms-cpu" }, who(SEAT_CPU), h("b", {}, num(state.totals[1])))),
       h("p", { class: "summary-reason" }, t(`summary.difficulty.${state.difficulty}`)),
       rankingLine(state),
+      savingLine(saving),
       rows.length
         ? h("div", { class: "table-scroll" },
             h("table", { class: "rounds-table" },

@@ -4,18 +4,21 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path
+from fastapi import APIRouter, HTTPException, Path, Response
 from pydantic import Field
 
 from koikoi.round import IllegalActionError
 from koikoi.rules import RulesError, RuleSet
+from koikoi.server.boundary import error_responses
 from koikoi.server.context import Browser, Checked, Parts, Strict
 from koikoi.server.games import PLAYING, Difficulty, GameOverError, StaleActionError
 from koikoi.server.gamestore import (
     GameNotFoundError,
     NotRankableError,
     OwnerGoneError,
+    PracticeRecordError,
     TooManyGamesError,
+    TooManySavesError,
     restore,
     row_status,
 )
@@ -51,6 +54,31 @@ class Move(Strict):
     version: int = Field(description="The state version the action was chosen in.")
 
 
+class PracticeSave(Strict):
+    """A finished practice match as the device recorded it (RULES.md §7, from a seed)."""
+
+    difficulty: Difficulty = Field(description="The computer's level it was played against.")
+    rules: Any = Field(
+        default_factory=lambda: {"preset": "classic"},
+        description="A preset plus overrides, as in a rules file (RULES.md §6).",
+    )
+    seed: Any = Field(default=None, description="The seed the device dealt the match from.")
+    actions: Any = Field(default_factory=list, description="Every action, in record form.")
+    version: Any = Field(default=None, description="The record's version (1), if given.")
+    result: Any = Field(default=None, description="The replay's output, checked if given.")
+    resigned: bool = Field(default=False, description="The player gave the match up.")
+    ranked: Any = Field(default=None, description="Practice is never ranked: only false.")
+    # A given deal's keys, so that a record of one is refused by name.
+    dealer: Any = None
+    hands: Any = None
+    field: Any = None
+    stock: Any = None
+
+    def record(self) -> dict[str, Any]:
+        given = self.model_fields_set - {"difficulty", "resigned", "ranked"}
+        return {key: getattr(self, key) for key in given}
+
+
 @router.get("/rules")
 def rules() -> dict[str, Any]:
     """Every rule key (kind, allowed values, meaning) and every preset's values."""
@@ -81,6 +109,42 @@ def new_game(body: NewGame, parts: Parts, info: Checked) -> dict[str, Any]:
     except TooManyGamesError as error:
         raise HTTPException(409, str(error)) from None
     return {"state": state_json(game), "events": events}
+
+
+@router.post(
+    "/games/practice",
+    status_code=201,
+    responses={
+        200: {"description": "Saved before: the game already stored (`saved` false)."},
+        **error_responses(401, 429),
+    },
+)
+def save_practice(
+    body: PracticeSave, parts: Parts, info: Checked, response: Response
+) -> dict[str, Any]:
+    """Save a practice match the device played to the player's history: the server
+    replays its record (a whole match from a seed, finished or resigned) and stores it
+    as a friendly match, which earns no points and moves no rating. The same record
+    saved again answers the game already stored (200)."""
+    if info.user_id is None:
+        raise HTTPException(401, "sign in to save a practice match to your history")
+    if body.ranked not in (None, False):
+        raise HTTPException(
+            422, "a practice match is never ranked: the device dealt it, so it knew the stock"
+        )
+    try:
+        game_id, new = parts.games.save_practice(
+            info.user_id, body.record(), body.difficulty, body.resigned
+        )
+    except PracticeRecordError as error:
+        raise HTTPException(422, str(error)) from None
+    except OwnerGoneError as error:
+        raise HTTPException(403, str(error)) from None
+    except TooManySavesError as error:
+        raise HTTPException(429, str(error), headers={"Retry-After": "60"}) from None
+    if not new:
+        response.status_code = 200
+    return {"id": game_id, "saved": new}
 
 
 @router.get("/games")
