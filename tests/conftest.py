@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import random
 import secrets
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +120,23 @@ def chromium() -> Iterator[Any]:
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def new_context(chromium: Any) -> Iterator[Callable[[str], Any]]:
+    """Fresh browser profiles (own caches and service workers) on a server's URL,
+    closed after the test."""
+    contexts: list[Any] = []
+
+    def make(base_url: str) -> Any:
+        context = chromium.new_context(base_url=base_url, locale="en-US")
+        context.set_default_timeout(30_000)
+        contexts.append(context)
+        return context
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture(scope="session")

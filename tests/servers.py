@@ -17,6 +17,7 @@ from argon2.profiles import CHEAPEST
 from fastapi import FastAPI
 from sqlalchemy import Engine
 from starlette.testclient import TestClient
+from starlette.types import ASGIApp
 
 from koikoi.rules import RuleSet
 from koikoi.server.app import create_app
@@ -122,8 +123,8 @@ def listening_socket() -> socket.socket:
 
 
 @contextmanager
-def serving(app: FastAPI) -> Iterator[str]:
-    """The app served by uvicorn in a thread; its URL."""
+def serving(app: ASGIApp) -> Iterator[str]:
+    """An ASGI app served by uvicorn in a thread; its URL."""
     sock = listening_socket()
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)

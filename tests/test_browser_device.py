@@ -16,12 +16,11 @@ import json
 import re
 import shutil
 import subprocess
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
+from playwright.sync_api import BrowserContext, Page, Request, expect
 
 from conftest import require
 from koikoi.rules import RuleSet
@@ -92,21 +91,6 @@ def test_the_device_answers_as_the_server_does() -> None:
 
 
 # -- in the browser --------------------------------------------------------------------
-
-
-@pytest.fixture
-def new_context(chromium: Browser) -> Iterator[Callable[[str], BrowserContext]]:
-    contexts: list[BrowserContext] = []
-
-    def make(base_url: str) -> BrowserContext:
-        context = chromium.new_context(base_url=base_url, locale="en-US")
-        context.set_default_timeout(30_000)
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def visit(page: Page) -> None:

@@ -9,23 +9,19 @@ page can tell (``navigator.serviceWorker``, ``caches``), no sleeps; ``?pace=0``.
 from __future__ import annotations
 
 import shutil
-import threading
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import cast
 
-import pytest
-import uvicorn
 from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
+from playwright.sync_api import BrowserContext, Page, Request, expect
 from starlette.types import Receive, Scope, Send
 
 from koikoi.cards import CARDS
 from koikoi.server.i18n import LOCALES, client_catalog
 from koikoi.server.offline import CACHE_PREFIX, Offline
 from koikoi.server.routes.site import WEB
-from servers import listening_socket, make_app
+from servers import make_app, serving
 
 # Whether an active service worker (so one that has cached everything) controls the page.
 CONTROLLED = "() => navigator.serviceWorker.controller?.state === 'activated'"
@@ -62,22 +58,6 @@ def visit(page: Page) -> None:
 def installed(page: Page) -> None:
     """Wait until the service worker has cached everything and controls the page."""
     page.wait_for_function(CONTROLLED, polling=100)
-
-
-@pytest.fixture
-def new_context(chromium: Browser) -> Iterator[Callable[[str], BrowserContext]]:
-    """Fresh browser profiles (own caches and service workers) on a server's URL."""
-    contexts: list[BrowserContext] = []
-
-    def make(base_url: str) -> BrowserContext:
-        context = chromium.new_context(base_url=base_url, locale="en-US")
-        context.set_default_timeout(20_000)
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def test_the_game_starts_offline_in_every_language(
@@ -150,21 +130,6 @@ class Releases:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         await self.app(scope, receive, send)
-
-
-@contextmanager
-def serving(app: Any) -> Iterator[str]:
-    """Any ASGI app served by uvicorn in a thread; its URL."""
-    sock = listening_socket()
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)
-        sock.close()
 
 
 def test_a_new_release_replaces_the_cache_at_the_next_visit(

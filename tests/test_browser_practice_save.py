@@ -8,11 +8,10 @@ Like ``test_browser_device``: Playwright's auto-waiting, no sleeps; ``?pace=0``.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
-import pytest
-from playwright.sync_api import Browser, BrowserContext, Page, Request, expect
+from playwright.sync_api import BrowserContext, Page, Request, expect
 
 from koikoi.server.i18n import DEFAULT_LOCALE
 from test_browser import Clicker, state
@@ -23,21 +22,6 @@ SAVES = "/api/games/practice"
 # Whether the device has marked a practice match saved (with the server's game id).
 SAVED_ON_DEVICE = """() => Object.values(
   JSON.parse(localStorage.getItem('koikoi.practice') || '{}')).some((entry) => entry.saved)"""
-
-
-@pytest.fixture
-def new_context(chromium: Browser) -> Iterator[Callable[[str], BrowserContext]]:
-    contexts: list[BrowserContext] = []
-
-    def make(base_url: str) -> BrowserContext:
-        context = chromium.new_context(base_url=base_url, locale="en-US")
-        context.set_default_timeout(30_000)
-        contexts.append(context)
-        return context
-
-    yield make
-    for context in contexts:
-        context.close()
 
 
 def saves(page: Page) -> list[str]:
