@@ -192,6 +192,15 @@ _SLICE_IDS = tuple(
 )
 
 
+def month_counts(cards: CardSet) -> list[int]:
+    """How many cards of each month (January first) a set holds.
+
+    >>> month_counts(MONTH_MASKS[1] | MONTH_MASKS[3])[:3]
+    [4, 0, 4]
+    """
+    return [(cards & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
+
+
 def ids(cards: CardSet) -> list[int]:
     """The card ids in a set, lowest first.
 

@@ -34,15 +34,14 @@ from typing import Any, NamedTuple
 from koikoi.cards import (
     ALL_CARDS,
     CARD_COUNT,
-    MONTH_COUNT,
     MONTH_MASK_OF,
-    MONTH_MASKS,
     SLUGS,
     CardSet,
     UnknownCardError,
     card_from_slug,
     cards_from_slugs,
     ids,
+    month_counts,
     slugs,
 )
 from koikoi.rules import BothHandYaku, Decision, Exhausted, RulesError, RuleSet
@@ -420,7 +419,7 @@ def _legal_moves(
 def _field_redeals(field: CardSet, rules: RuleSet) -> bool:
     if not (rules.redeal_four_of_month or rules.redeal_three_of_month or rules.redeal_four_pairs):
         return False
-    counts = [(field & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
+    counts = month_counts(field)
     return (
         (rules.redeal_four_of_month and 4 in counts)
         or (rules.redeal_three_of_month and max(counts) >= 3)
@@ -432,7 +431,7 @@ def _hand_redeals(hand: CardSet, rules: RuleSet) -> bool:
     """A dealt hand that holds teshi or kuttsuki where these rules redeal it instead."""
     if not (rules.redeal_hand_four_of_month or rules.redeal_hand_four_pairs):
         return False
-    counts = [(hand & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
+    counts = month_counts(hand)
     return (rules.redeal_hand_four_of_month and 4 in counts) or (
         rules.redeal_hand_four_pairs and counts.count(2) >= 4
     )

@@ -36,6 +36,7 @@ from koikoi.cards import (
     CardSet,
     Kind,
     ids,
+    month_counts,
     slugs,
 )
 from koikoi.rules import (
@@ -465,7 +466,7 @@ def hand_yaku(hand: CardSet, rules: RuleSet) -> dict[str, int]:
     """
     if not (rules.teshi or rules.kuttsuki):
         return {}
-    counts = [(hand & MONTH_MASKS[m]).bit_count() for m in range(1, MONTH_COUNT + 1)]
+    counts = month_counts(hand)
     if rules.teshi and 4 in counts:
         return {TESHI: rules.teshi}
     if rules.kuttsuki and counts.count(2) >= 4:
