@@ -103,7 +103,7 @@ class GameSession:
                 f"unknown difficulty {difficulty!r}; choose one of {', '.join(DIFFICULTIES)}"
             )
         session = cls(game_id, difficulty, seed, Match(rules, seed), ranked)
-        events = session._round_over_events(1)
+        events = round_over_events(session.match, 1)
         events += session._computer_moves(expert_options)
         return session, events
 
@@ -164,7 +164,7 @@ class GameSession:
         if self.match.turn != HUMAN or self.match.round.is_over:
             raise StaleActionError("it is not your turn")
         action = action_from_json(data)  # ValueError names a malformed action
-        events = self._apply(action, HUMAN)  # IllegalActionError names the legal ones
+        events = apply_action(self.match, action, HUMAN)  # IllegalActionError names the legal ones
         events += self._computer_moves(expert_options)
         return events
 
@@ -192,7 +192,7 @@ class GameSession:
         events: list[dict[str, Any]] = []
         while not self.match.is_over and self.match.turn == COMPUTER:
             action = self.computer(expert_options).choose(self.match.observation(COMPUTER))
-            events += self._apply(action, COMPUTER)
+            events += apply_action(self.match, action, COMPUTER)
         return events
 
     def yaku_made(self) -> dict[str, int]:
@@ -200,48 +200,40 @@ class GameSession:
         won = [result for result in self.match.results if result.winner == HUMAN]
         return dict(Counter(key for result in won for key in result.yaku[HUMAN]))
 
-    def _apply(self, action: Action, seat: int) -> list[dict[str, Any]]:
-        game = self.match.round
-        seen = len(game.history)
-        round_number = self.match.round_number
-        self.match.apply(action)
-        events: list[dict[str, Any]] = []
-        if action == KOIKOI:
-            both = multipliers(game.rules.multiplier, game.calls)
-            events.append({"type": "koikoi", "seat": seat, "multipliers": list(both)})
-        elif action == STOP:
-            events.append({"type": "stop", "seat": seat})
-        events.extend(move_event(*move) for move in game.history[seen:])
-        if game.phase is Phase.DECISION:
-            events.append({"type": "yaku", "seat": game.turn, "yaku": game.yaku(game.turn)})
-        if game.is_over:
-            events += self._round_over_events(round_number)
-        return events
 
-    def _round_over_events(self, round_number: int) -> list[dict[str, Any]]:
-        """Rounds ended since ``round_number`` began (some end at the deal, by hand
-        yaku), then the end of the match or the next deal."""
-        events: list[dict[str, Any]] = [
-            round_over_event(number, self.match.results[number - 1], self.match.rules)
-            for number in range(round_number, len(self.match.results) + 1)
-        ]
-        if self.match.is_over:
-            events.append(
-                {
-                    "type": "match-over",
-                    "totals": list(self.match.totals),
-                    "winner": self.match.winner,
-                }
-            )
-        else:
-            events.append(
-                {
-                    "type": "deal",
-                    "round": self.match.round_number,
-                    "dealer": self.match.round.dealer,
-                }
-            )
-        return events
+def apply_action(match: Match, action: Action, seat: int) -> list[dict[str, Any]]:
+    """Apply one seat's action to the match; the events it made, as every seat may see
+    them (the cards that went down, what they took, calls, yaku, ends of rounds)."""
+    game = match.round
+    seen = len(game.history)
+    round_number = match.round_number
+    match.apply(action)
+    events: list[dict[str, Any]] = []
+    if action == KOIKOI:
+        both = multipliers(game.rules.multiplier, game.calls)
+        events.append({"type": "koikoi", "seat": seat, "multipliers": list(both)})
+    elif action == STOP:
+        events.append({"type": "stop", "seat": seat})
+    events.extend(move_event(*move) for move in game.history[seen:])
+    if game.phase is Phase.DECISION:
+        events.append({"type": "yaku", "seat": game.turn, "yaku": game.yaku(game.turn)})
+    if game.is_over:
+        events += round_over_events(match, round_number)
+    return events
+
+
+def round_over_events(match: Match, round_number: int) -> list[dict[str, Any]]:
+    """Rounds ended since ``round_number`` began (some end at the deal, by hand yaku),
+    then the end of the match or the next deal."""
+    events: list[dict[str, Any]] = [
+        round_over_event(number, match.results[number - 1], match.rules)
+        for number in range(round_number, len(match.results) + 1)
+    ]
+    if match.is_over:
+        events.append({"type": "match-over", "totals": list(match.totals), "winner": match.winner})
+    else:
+        events.append({"type": "deal", "round": match.round_number, "dealer": match.round.dealer})
+    return events
 
 
 def move_event(seat: int, source: str, card: int, taken: CardSet) -> dict[str, Any]:
