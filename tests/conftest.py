@@ -10,6 +10,7 @@ import os
 import random
 import secrets
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from servers import Clock, close_apps, make_app, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 POSTGRESQL = os.environ.get("KOIKOI_TEST_POSTGRESQL", "postgresql://postgres@127.0.0.1:5432/test")
+REDIS = os.environ.get("KOIKOI_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
 def require(available: bool, reason: str) -> None:
@@ -42,13 +44,9 @@ def private_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[No
         yield
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    """A fresh, empty database: a SQLite file, or a schema of its own on PostgreSQL."""
-    if request.param == "sqlite":
-        yield f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
-        close_apps()
-        return
+@contextmanager
+def postgresql_schema() -> Iterator[str]:
+    """The URL of a schema of its own on the test PostgreSQL server, dropped after."""
     schema = f"koikoi_test_{secrets.token_hex(6)}"
     admin = sqlalchemy.create_engine(POSTGRESQL.replace("postgresql://", "postgresql+psycopg://"))
     try:
@@ -64,6 +62,36 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str
         with admin.begin() as connection:
             connection.execute(sqlalchemy.text(f"DROP SCHEMA {schema} CASCADE"))
         admin.dispose()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A fresh, empty database: a SQLite file, or a schema of its own on PostgreSQL."""
+    if request.param == "sqlite":
+        yield f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
+        close_apps()
+        return
+    with postgresql_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def postgresql_url() -> Iterator[str]:
+    """A fresh, empty PostgreSQL schema, for what only a server database does."""
+    with postgresql_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The test Redis server's URL, once it answers."""
+    import redis
+
+    try:
+        redis.Redis.from_url(REDIS).ping()
+    except redis.RedisError as error:
+        require(False, f"Redis is not reachable at {REDIS}: {error}")
+    return REDIS
 
 
 @pytest.fixture

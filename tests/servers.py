@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,10 +25,13 @@ from koikoi.rules import RuleSet
 from koikoi.server.app import create_app
 from koikoi.server.games import PLAYING, WON, GameSession
 from koikoi.server.gamestore import restore
+from koikoi.server.thinking import Chooser, Thinking
 from koikoi.server.views import state_json
 from koikoi.store.models import Game
 
 FAST_EXPERT = {"rollouts": 24}
+FAST_CHOOSER = Chooser(Thinking(inline=True), FAST_EXPERT)
+"""The tests' computer: thinking in place, with the fast expert."""
 CHEAP_HASHER = PasswordHasher.from_parameters(CHEAPEST)
 PASSWORD = "correct horse battery"
 
@@ -48,10 +53,15 @@ _engines: list[Engine] = []
 
 
 def make_app(database_url: str, clock: Clock | None = None, **options: Any) -> FastAPI:
-    """The server on ``database_url``; :func:`close_apps` lets go of its connections."""
+    """The server on ``database_url``; :func:`close_apps` lets go of its connections.
+
+    Its computer thinks in the requests (tests/test_thinking.py serves the pool): most
+    tests make many servers and only a few moves on each, so starting a pool for every
+    one would cost more than all their thinking."""
     defaults: dict[str, Any] = {
         "secret_key": "test",
         "expert_options": FAST_EXPERT,
+        "thinking": Thinking(inline=True),
         "rng": random.Random(2026),
         "password_hasher": CHEAP_HASHER,
     }
@@ -123,6 +133,27 @@ def listening_socket() -> socket.socket:
 
 
 @contextmanager
+def koikoi_serve(
+    fd: int, database_url: str, *, seed: int | None = None, redis_url: str | None = None
+) -> Iterator[subprocess.Popen[bytes]]:
+    """``koikoi serve`` as its own process, on a socket the test already listens on."""
+    command = [sys.executable, "-m", "koikoi", "serve", "--fd", str(fd), "--database", database_url]
+    if seed is not None:
+        command += ["--seed", str(seed)]
+    if redis_url is not None:
+        command += ["--redis", redis_url]
+    process = subprocess.Popen(command, pass_fds=[fd], stderr=subprocess.PIPE)
+    try:
+        yield process
+    finally:
+        if process.poll() is None:
+            process.kill()
+        process.wait(timeout=30)
+        assert process.stderr is not None
+        process.stderr.close()
+
+
+@contextmanager
 def serving(app: ASGIApp) -> Iterator[str]:
     """An ASGI app served by uvicorn in a thread; its URL."""
     sock = listening_socket()
@@ -151,10 +182,10 @@ def winning_seed(difficulty: str, rules: dict[str, Any]) -> int:
     for candidate in range(500):
         seed = random.Random(candidate).getrandbits(48)
         game, _ = GameSession.start(
-            "trial", ruleset, difficulty, seed, ranked=True, expert_options=FAST_EXPERT
+            "trial", ruleset, difficulty, seed, ranked=True, chooser=FAST_CHOOSER
         )
         while game.status == PLAYING:
-            game.act(plain_move(state_json(game)), game.version, FAST_EXPERT)
+            game.act(plain_move(state_json(game)), game.version, FAST_CHOOSER)
         if game.status == WON:
             return candidate
     raise AssertionError(f"no seed below 500 lets the plain moves beat {difficulty}")

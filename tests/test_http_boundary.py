@@ -24,6 +24,7 @@ from typing import Any
 
 import pytest
 import sqlalchemy
+import websockets.sync.client
 from fastapi import FastAPI, Request
 from starlette.testclient import TestClient
 
@@ -553,3 +554,26 @@ def test_koikoi_serve_on_a_descriptor_that_is_no_socket_says_so(kind: str, tmp_p
     assert f"koikoi: error: --fd {fd} is not an open socket" in result.stderr
     assert "Traceback" not in result.stderr
     assert not database.exists()  # refused before anything was made
+
+
+def test_a_websocket_outlives_the_deadline_for_request_heads(app: FastAPI) -> None:
+    """The head's deadline is the HTTP request's: once a connection is a WebSocket,
+    it stays open however long the table lasts."""
+    limits = Limits(header_timeout=0.3)
+    with running(server_config(app, limits=limits)) as (host, port):
+        player = browser(app)
+        table = player.post("/api/tables", json={}).json()["state"]["id"]
+        cookie = "; ".join(f"{name}={value}" for name, value in player.cookies.items())
+        url = f"ws://{host}:{port}/api/tables/{table}/live"
+        with websockets.sync.client.connect(
+            url, additional_headers={"Cookie": cookie}, open_timeout=PATIENCE
+        ) as live:
+            assert json.loads(live.recv(timeout=PATIENCE))["type"] == "state"
+            began = time.monotonic()
+            exchanges = 0
+            # Pings answered well past the deadline (each waits on its pong, not on time).
+            while time.monotonic() - began < 4 * limits.header_timeout:
+                live.send("ping")
+                assert live.recv(timeout=PATIENCE) == "pong"
+                exchanges += 1
+            assert exchanges > 1

@@ -3,10 +3,6 @@
 from __future__ import annotations
 
 import signal
-import subprocess
-import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -16,28 +12,12 @@ from sqlalchemy import create_engine, select
 from koikoi.store.models import Game
 from servers import (
     PASSWORD,
+    koikoi_serve,
     listening_socket,
     plain_move,
     play_on,
     winning_seed,
 )
-
-
-@contextmanager
-def koikoi_serve(fd: int, seed: int, database_url: str) -> Iterator[subprocess.Popen[bytes]]:
-    """``koikoi serve`` as its own process, on a socket the test already listens on."""
-    command = [sys.executable, "-m", "koikoi", "serve", "--fd", str(fd), "--seed", str(seed)]
-    process = subprocess.Popen(
-        [*command, "--database", database_url], pass_fds=[fd], stderr=subprocess.PIPE
-    )
-    try:
-        yield process
-    finally:
-        if process.poll() is None:
-            process.kill()
-        process.wait(timeout=30)
-        assert process.stderr is not None
-        process.stderr.close()
 
 
 def stored_version(database_url: str, game_id: str) -> int:
@@ -56,7 +36,7 @@ def test_a_killed_server_finishes_the_match_after_a_restart(tmp_path: Path) -> N
     port = sock.getsockname()[1]
     client = httpx2.Client(base_url=f"http://127.0.0.1:{port}", timeout=60)
     with sock, client:
-        with koikoi_serve(sock.fileno(), seed, database_url) as server:
+        with koikoi_serve(sock.fileno(), database_url, seed=seed) as server:
             # The first request waits in the socket's backlog while the server starts.
             csrf = client.get("/api/session").json()["csrf"]
             client.headers["X-CSRF-Token"] = csrf
@@ -74,7 +54,7 @@ def test_a_killed_server_finishes_the_match_after_a_restart(tmp_path: Path) -> N
         # What the player last saw was stored before they saw it.
         assert stored_version(database_url, state["id"]) == state["version"]
 
-        with koikoi_serve(sock.fileno(), seed, database_url):
+        with koikoi_serve(sock.fileno(), database_url, seed=seed):
             # Same cookie, same game, same state: the match goes on where it was.
             assert client.get("/api/session").json()["user"]["name"] == "hana"
             resumed = client.get(f"/api/games/{state['id']}").json()["state"]
@@ -86,7 +66,7 @@ def test_a_killed_server_finishes_the_match_after_a_restart(tmp_path: Path) -> N
             last = {"action": plain_move(state), "version": final["version"] - 1}
             assert client.post(f"/api/games/{state['id']}/actions", json=last).status_code == 409
             assert client.post(f"/api/games/{state['id']}/resign").status_code == 409
-        with koikoi_serve(sock.fileno(), seed, database_url):
+        with koikoi_serve(sock.fileno(), database_url, seed=seed):
             assert client.get("/api/session").json()["user"]["points"] == 10
             profile = client.get("/api/players/hana").json()
             assert (profile["points"], profile["wins"], profile["matches"]) == (10, 1, 1)

@@ -57,6 +57,8 @@ TABLES = {
     "games",
     "ratings",
     "password_throttle",
+    "tables",
+    "match_queue",
     "server_secrets",
     "alembic_version",
 }

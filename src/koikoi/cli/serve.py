@@ -84,6 +84,15 @@ database_option = click.option(
     help="info: a Common Log Format line per request on standard output; errors, with"
     " their tracebacks, on standard error at every level.",
 )
+@click.option(
+    "--redis",
+    "redis_url",
+    metavar="URL",
+    envvar="KOIKOI_REDIS_URL",
+    help="redis://HOST:PORT/DB: with several server processes on one database, carries"
+    " each table's moves to the players connected to the others."
+    " Default: $KOIKOI_REDIS_URL, else none (one process, in memory).",
+)
 @database_option
 def serve_command(
     host: str,
@@ -96,6 +105,7 @@ def serve_command(
     max_connections: int,
     max_header_bytes: int,
     log_level: str,
+    redis_url: str | None,
     database_url: str | None,
 ) -> None:
     """Play koikoi against the computer in the browser (no network needed)."""
@@ -114,10 +124,14 @@ def serve_command(
             fail(f"--fd {fd} is not an open socket: {error.strerror}")
     try:
         app = create_app(
-            database_url=database_url, rng=None if seed is None else random.Random(seed)
+            database_url=database_url,
+            rng=None if seed is None else random.Random(seed),
+            redis_url=redis_url or None,
         )
     except (DatabaseError, SQLAlchemyError) as error:
         fail(f"cannot open the database: {error}")
+    except ValueError as error:  # a Redis URL that is not one
+        fail(str(error))
     limits = Limits(header_timeout, keep_alive, max_connections, max_header_bytes)
     config = ServerConfig(
         app,

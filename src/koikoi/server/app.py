@@ -9,10 +9,13 @@ with the human seat's state and the events to animate. The routes live in
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import logging
 import os
 import random
 from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -39,8 +42,11 @@ from koikoi.server.boundary import (
 )
 from koikoi.server.context import Services
 from koikoi.server.gamestore import GameStore
+from koikoi.server.live import make_broker
 from koikoi.server.offline import Offline
-from koikoi.server.routes import accounts, boards, games, site
+from koikoi.server.routes import accounts, boards, games, site, tables
+from koikoi.server.tablestore import TableStore
+from koikoi.server.thinking import Thinking
 from koikoi.server.traffic import AccessLog, BestCompression, HeadAsGet
 from koikoi.store.database import default_url, make_engine, upgrade
 
@@ -63,8 +69,23 @@ REFUSALS = {
     site: (404,),
     accounts: (401, 403, 409, 429),
     games: (400, 403, 404, 409),
+    tables: (400, 403, 404, 409),
     boards: (404,),
 }
+
+
+log = logging.getLogger("koikoi")
+
+
+async def sweep(tables: TableStore, every: float) -> None:
+    """Each ``every`` seconds: the moves the clock owes, and quick-match pairings."""
+    while True:
+        await asyncio.sleep(every)
+        try:
+            await asyncio.to_thread(tables.expire)
+            await asyncio.to_thread(tables.pair_waiting)
+        except Exception:  # the database away for a moment: the next sweep catches up
+            log.exception("the tables' sweep failed")
 
 
 def _now() -> datetime:
@@ -81,6 +102,9 @@ def create_app(
     password_hasher: PasswordHasher | None = None,
     secure_cookies: bool | None = None,
     web: Path | None = None,
+    thinking: Thinking | None = None,
+    redis_url: str | None = None,
+    sweep_seconds: float = 1.0,
 ) -> FastAPI:
     """The application, its database brought up to date.
 
@@ -92,7 +116,12 @@ def create_app(
     ``clock`` tells the time (sessions, throttling, abandoned matches), and
     ``password_hasher`` sets argon2's costs: tests pass cheap ones. ``web`` is the
     browser client's folder (by default the package's own): the page, ``/static`` and
-    the service worker's cache come from it.
+    the service worker's cache come from it. ``thinking`` is where the computer thinks
+    (by default a pool of ``KOIKOI_THINKING_PROCESSES`` workers, else one per CPU,
+    started at the first move that needs it): the app shuts it down when it stops.
+    ``redis_url`` (``KOIKOI_REDIS_URL``) carries tables' news between server
+    processes; without it, one process works alone. Every ``sweep_seconds`` the app
+    makes the moves of players whose clock ran out and pairs the quick-match queue.
     """
     if secure_cookies is None:
         secure_cookies = os.environ.get("KOIKOI_SECURE_COOKIES") == "1"
@@ -105,10 +134,22 @@ def create_app(
         sessions.sweep(db)
         Throttle(clock).sweep(db)
     expert = {"budget_ms": 2000.0} if expert_options is None else expert_options
+    thinking = thinking or Thinking()
+
+    seeds = rng or random.SystemRandom()
+    # Every process of a deployment signs with the same key: it names their channels.
+    broker = make_broker(redis_url, hashlib.sha256(f"channels:{key}".encode()).hexdigest()[:16])
+    table_store = TableStore(database, clock, broker, seeds)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        sweeping = asyncio.create_task(sweep(table_store, sweep_seconds))
         yield
+        sweeping.cancel()
+        with suppress(asyncio.CancelledError):
+            await sweeping
+        broker.close()
+        thinking.close()
         engine.dispose()
 
     # The API docs with Swagger UI's files from the package, not a CDN: the game and
@@ -133,8 +174,10 @@ def create_app(
         sessions=sessions,
         passwords=Passwords(password_hasher),
         throttle=Throttle(clock),
-        games=GameStore(database, clock, expert),
-        seeds=rng or random.SystemRandom(),
+        games=GameStore(database, clock, expert, thinking),
+        tables=table_store,
+        broker=broker,
+        seeds=seeds,
         secure_cookies=secure_cookies,
     )
 

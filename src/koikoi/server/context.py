@@ -14,6 +14,8 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi.server.accounts import Clock, Passwords, SessionInfo, Sessions, Throttle
 from koikoi.server.gamestore import GameStore
+from koikoi.server.live import Broker
+from koikoi.server.tablestore import TableStore
 
 COOKIE = "koikoi_session"
 DEVICE_COOKIE = "koikoi_device"
@@ -34,6 +36,14 @@ class Services:
     seeds: random.Random
     """Draws new games' seeds: the system's secure source unless a test fixes it."""
     secure_cookies: bool
+    tables: TableStore
+    broker: Broker
+
+    def visitor(self, cookie: str | None) -> SessionInfo | None:
+        """The live session a cookie names, if any (for a WebSocket, which has no
+        response to set a new visitor's cookie on)."""
+        with self.database() as db:
+            return self.sessions.find(db, cookie)
 
 
 def services(request: Request) -> Services:

@@ -18,7 +18,6 @@ from typing import Any, Literal, get_args
 
 from koikoi.cards import SLUGS, CardSet, slugs
 from koikoi.match import Match
-from koikoi.players import Player, make_player
 from koikoi.round import (
     FINAL_TURN,
     KOIKOI,
@@ -32,6 +31,7 @@ from koikoi.round import (
     action_to_json,
 )
 from koikoi.rules import PRESETS, RuleSet
+from koikoi.server.thinking import Chooser, Thinking
 from koikoi.yaku import koikoi_bonus, multipliers, scorer_for
 
 Difficulty = Literal["easy", "normal", "expert"]
@@ -50,6 +50,9 @@ shortened match would make ratings and points cheap."""
 POINTS_PRESETS = ("classic", "ten-card", "traditional")
 """The ranked rule sets whose won matches earn ranking points: a single-deal match is
 one round by design, so it moves the rating only."""
+IN_PLACE = Chooser(Thinking(inline=True))
+"""The computer thinking where it is asked, with the expert's own options: for
+callers that are no server (tests, tools)."""
 
 
 def rules_name(rules: RuleSet) -> str:
@@ -91,12 +94,13 @@ class GameSession:
         seed: int,
         *,
         ranked: bool,
-        expert_options: dict[str, Any] | None = None,
+        chooser: Chooser = IN_PLACE,
     ) -> tuple[GameSession, list[dict[str, Any]]]:
         """A new match from ``seed`` (kept on the server); the computer moves first if it
         deals. Returns the opening events.
 
-        ``expert_options`` (``rollouts``, ``budget_ms``) tune the expert's thinking.
+        ``chooser`` makes the computer's choices: where it thinks, and the options
+        (``rollouts``, ``budget_ms``) that tune the expert's thinking.
         """
         if difficulty not in DIFFICULTIES:
             raise ValueError(
@@ -104,7 +108,7 @@ class GameSession:
             )
         session = cls(game_id, difficulty, seed, Match(rules, seed), ranked)
         events = round_over_events(session.match, 1)
-        events += session._computer_moves(expert_options)
+        events += session._computer_moves(chooser)
         return session, events
 
     @classmethod
@@ -150,10 +154,9 @@ class GameSession:
         version it answers, and a store writes only over the version it read."""
         return len(self.match.actions) + self.resigned
 
-    def act(
-        self, data: Any, version: int, expert_options: dict[str, Any] | None = None
-    ) -> list[dict[str, Any]]:
-        """Apply the human's action (record form), then the computer's; the events."""
+    def act(self, data: Any, version: int, chooser: Chooser = IN_PLACE) -> list[dict[str, Any]]:
+        """Apply the human's action (record form), then the computer's (``chooser``
+        makes them); the events."""
         if self.status != PLAYING:
             raise GameOverError(f"the match is over ({self.status})")
         if version != self.version:
@@ -165,7 +168,7 @@ class GameSession:
             raise StaleActionError("it is not your turn")
         action = action_from_json(data)  # ValueError names a malformed action
         events = apply_action(self.match, action, HUMAN)  # IllegalActionError names the legal ones
-        events += self._computer_moves(expert_options)
+        events += self._computer_moves(chooser)
         return events
 
     def resign(self) -> list[dict[str, Any]]:
@@ -182,17 +185,17 @@ class GameSession:
             }
         ]
 
-    def computer(self, expert_options: dict[str, Any] | None = None) -> Player:
-        """The computer's player for the move at hand: seeded from the game and the move,
-        so a rebuilt game plays on as the running one would have."""
-        options = (expert_options or {}) if self.difficulty == "expert" else {}
-        return make_player(self.difficulty, self.seed ^ 0x5EED ^ self.version << 48, **options)
+    def computer(self, chooser: Chooser = IN_PLACE) -> Action:
+        """The computer's choice for the move at hand, made by ``chooser``: its player is
+        seeded from the game and the move, so a rebuilt game plays on as the running one
+        would have, wherever it thinks."""
+        seed = self.seed ^ 0x5EED ^ self.version << 48
+        return chooser.choose(self.difficulty, seed, self.match.observation(COMPUTER))
 
-    def _computer_moves(self, expert_options: dict[str, Any] | None) -> list[dict[str, Any]]:
+    def _computer_moves(self, chooser: Chooser) -> list[dict[str, Any]]:
         events: list[dict[str, Any]] = []
         while not self.match.is_over and self.match.turn == COMPUTER:
-            action = self.computer(expert_options).choose(self.match.observation(COMPUTER))
-            events += apply_action(self.match, action, COMPUTER)
+            events += apply_action(self.match, self.computer(chooser), COMPUTER)
         return events
 
     def yaku_made(self) -> dict[str, int]:

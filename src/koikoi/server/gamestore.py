@@ -1,9 +1,10 @@
 """Games in the database: every change is stored before the player hears of it.
 
 A request reads a game's row, rebuilds the match from its record, applies the move
-(the computer's thinking included) outside any transaction, then writes the new
-record only if the row is still at the version it read. Two requests racing on one
-game thus both compute, but only the first write lands; the other is stale.
+(the computer's thinking included, in the store's :class:`Thinking` pool) outside any
+transaction, then writes the new record only if the row is still at the version it
+read. Two requests racing on one game thus both compute, but only the first write
+lands; the other is stale.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from koikoi.server.games import (
     rules_name,
 )
 from koikoi.server.rating import START, START_SIGMA, rated
+from koikoi.server.thinking import Chooser, Thinking
 from koikoi.store.models import Game, Rating
 from koikoi.store.rows import insert_new
 
@@ -113,12 +115,21 @@ def owned_by(owner: SessionInfo) -> ColumnElement[bool]:
 
 
 class GameStore:
+    """The games of one server; ``thinking`` (by default: in the request) is where its
+    computer thinks, ``expert_options`` tune the expert (``rollouts``, ``budget_ms``)."""
+
     def __init__(
-        self, sessions: sessionmaker[Session], clock: Clock, expert_options: dict[str, Any]
+        self,
+        sessions: sessionmaker[Session],
+        clock: Clock,
+        expert_options: dict[str, Any],
+        thinking: Thinking | None = None,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         self.expert_options = expert_options
+        self.thinking = thinking or Thinking(inline=True)
+        self.chooser = Chooser(self.thinking, expert_options)
 
     def create(
         self,
@@ -154,7 +165,7 @@ class GameStore:
             difficulty,
             seed,
             ranked=ranked,
-            expert_options=self.expert_options,
+            chooser=self.chooser,
         )
         now = self.clock()
         try:
@@ -252,7 +263,7 @@ class GameStore:
         self.sweep(owned_by(owner))
         game = self.load(game_id, owner)
         read = game.version
-        events = game.act(data, version, self.expert_options)
+        events = game.act(data, version, self.chooser)
         self._write(game, read, owner)
         return game, events
 

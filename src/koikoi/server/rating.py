@@ -54,3 +54,24 @@ def rated(mu: float, sigma: float, level: str, score: float) -> tuple[float, flo
     ranks = {1.0: [1.0, 2.0], 0.5: [1.0, 1.0], 0.0: [2.0, 1.0]}[score]
     [[after], _] = _MODEL.rate([[player], [computer]], ranks=ranks)
     return after.mu, after.sigma
+
+
+def rated_pair(
+    first: tuple[float, float], second: tuple[float, float], score: float
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Two players' ratings (mu, sigma) after a ranked match between them: ``score``
+    is the first player's, 1 for a win, 0.5 for a draw, 0 for a loss. Both move.
+
+    >>> (winner, _), (loser, _) = rated_pair((1500.0, 350.0), (1500.0, 350.0), 1.0)
+    >>> winner > 1500.0 > loser
+    True
+    """
+    ranks = {1.0: [1.0, 2.0], 0.5: [1.0, 1.0], 0.0: [2.0, 1.0]}[score]
+    [[a], [b]] = _MODEL.rate(
+        [
+            [_MODEL.rating(mu=first[0], sigma=first[1])],
+            [_MODEL.rating(mu=second[0], sigma=second[1])],
+        ],
+        ranks=ranks,
+    )
+    return (a.mu, a.sigma), (b.mu, b.sigma)

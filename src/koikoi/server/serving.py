@@ -157,6 +157,13 @@ class LimitedHttpTools(HttpToolsProtocol):
         super().on_response_complete()
         self._start_head_deadline()  # for the next request on this connection
 
+    def handle_websocket_upgrade(self) -> None:
+        # The connection becomes a WebSocket protocol's, and this one never hears of
+        # it again (no connection_lost): its deadline for the next head must go now,
+        # or it would close a live table's WebSocket a few seconds in.
+        self._cancel_head_deadline()
+        super().handle_websocket_upgrade()
+
     def send_400_response(self, msg: str) -> None:
         # uvicorn answers any error raised while parsing with this; the one raised
         # for a head over the limit deserves its own status.

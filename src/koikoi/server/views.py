@@ -6,7 +6,8 @@ nothing hidden (the computer's hand, the stock order, the seed) can slip out.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, TypeVar
 
 from koikoi.cards import CARDS, KIND_MASKS, SLUGS, CardSet, slugs
 from koikoi.match import Match
@@ -22,6 +23,8 @@ from koikoi.server.games import (
 )
 from koikoi.yaku import koikoi_bonus, multiplier, multipliers, progress, scorer_for
 
+T = TypeVar("T")
+
 
 def pile_json(cards: int) -> dict[str, list[str]]:
     """A capture pile grouped by kind, as the table shows it."""
@@ -29,22 +32,7 @@ def pile_json(cards: int) -> dict[str, list[str]]:
 
 
 def state_json(session: GameSession) -> dict[str, Any]:
-    match = session.match
-    obs = match.observation(HUMAN)
-    view = obs.match
-    assert view is not None
-    rules = obs.rules
-    own_calls, their_calls = obs.calls[HUMAN], obs.calls[1 - HUMAN]
-    totals = [sum(yaku.values()) for yaku in obs.yaku]
-    scorer = scorer_for(rules)
-    stake = None
-    stake_doubled = False
-    # A resigned match stops mid-round: nobody is to move any more.
-    to_move = obs.to_move and session.status == PLAYING
-    legal = obs.legal_actions if to_move else []
-    if obs.phase is Phase.DECISION and to_move:
-        stake = scorer.final(totals[HUMAN], own_calls, their_calls)
-        stake_doubled = scorer.factors(totals[HUMAN])[0]
+    """A match against the computer, as the human's seat sees it."""
     return {
         "id": session.id,
         "version": session.version,
@@ -52,12 +40,48 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "ranked": session.ranked,
         "points": session.points,
         "difficulty": session.difficulty,
+        **seat_json(
+            session.match,
+            HUMAN,
+            playing=session.status == PLAYING,
+            winner=COMPUTER if session.resigned else session.match.winner,
+        ),
+    }
+
+
+def seat_json(match: Match, seat: int, *, playing: bool, winner: int | None) -> dict[str, Any]:
+    """The match as ``seat`` sees it, from its observation and the public results, with
+    the seats counted from the viewer: 0 is always the viewer and 1 the opponent, so a
+    table's view is the same whichever seat a player sits in. ``playing``: the match
+    goes on (a resigned one stops mid-round); ``winner``: the seat that won, if any.
+    """
+    obs = match.observation(seat)
+    view = obs.match
+    assert view is not None
+    rules = obs.rules
+    me, them = seat, 1 - seat
+
+    def pair(values: Sequence[T]) -> list[T]:
+        return [values[me], values[them]]
+
+    calls = pair(obs.calls)
+    totals = [sum(yaku.values()) for yaku in pair(obs.yaku)]
+    scorer = scorer_for(rules)
+    stake = None
+    stake_doubled = False
+    to_move = obs.to_move and playing
+    legal = obs.legal_actions if to_move else []
+    if obs.phase is Phase.DECISION and to_move:
+        stake = scorer.final(totals[0], calls[0], calls[1])
+        stake_doubled = scorer.factors(totals[0])[0]
+    both = multipliers(rules.multiplier, obs.calls)
+    return {
         "rules": rules.to_mapping(full=True),
         "rules_name": rules_name(rules),
         "phase": obs.phase.value,
         "your_turn": to_move,
-        "turn": obs.turn,
-        "dealer": obs.dealer,
+        "turn": obs.turn ^ seat,
+        "dealer": obs.dealer ^ seat,
         "hand": slugs(obs.hand),
         "opponent_hand": obs.opponent_hand_size,
         "field": slugs(obs.field),
@@ -65,8 +89,8 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "pending": None if obs.pending_card is None else SLUGS[obs.pending_card],
         "choices": [SLUGS[a - CAPTURE_BASE] for a in legal if CAPTURE_BASE <= a < KOIKOI],
         "legal": [action_to_json(action) for action in legal],
-        "captured": [pile_json(obs.captured[0]), pile_json(obs.captured[1])],
-        "yaku": [obs.yaku[0], obs.yaku[1]],
+        "captured": [pile_json(cards) for cards in pair(obs.captured)],
+        "yaku": pair(obs.yaku),
         "yaku_totals": totals,
         # What each pile is closest to: from both piles alone, which both seats see.
         "progress": [
@@ -74,25 +98,47 @@ def state_json(session: GameSession) -> dict[str, Any]:
                 entry.to_json()
                 for entry in progress(obs.captured[s], obs.captured[1 - s], rules, obs.month)
             ]
-            for s in (0, 1)
+            for s in (me, them)
         ],
-        "calls": list(obs.calls),
-        "multiplier": multipliers(rules.multiplier, obs.calls)[HUMAN],
-        "opponent_multiplier": multipliers(rules.multiplier, obs.calls)[1 - HUMAN],
-        "koikoi_multiplier": multiplier(rules.multiplier, own_calls + 1, their_calls),
+        "calls": calls,
+        "multiplier": both[me],
+        "opponent_multiplier": both[them],
+        "koikoi_multiplier": multiplier(rules.multiplier, calls[0] + 1, calls[1]),
         # Points koi-koi calls add to a stop (multiplier = additive), now and after a call.
-        "bonus": koikoi_bonus(rules.multiplier, own_calls),
-        "koikoi_bonus": koikoi_bonus(rules.multiplier, own_calls + 1),
+        "bonus": koikoi_bonus(rules.multiplier, calls[0]),
+        "koikoi_bonus": koikoi_bonus(rules.multiplier, calls[0] + 1),
         "stake": stake,
         "stake_doubled": stake_doubled,
         "round": view.round_number,
         "rounds": view.rounds,
-        "totals": list(view.totals),
+        "totals": pair(view.totals),
         "target_score": view.target_score,
-        "results": [result.to_json() for result in match.results],
-        "over": session.status != PLAYING,
-        "winner": COMPUTER if session.resigned else match.winner,
+        "results": [seat_event(result.to_json(), seat) for result in match.results],
+        "over": not playing,
+        "winner": None if winner is None else winner ^ seat,
     }
+
+
+SEAT_KEYS = ("seat", "dealer", "winner")
+"""Keys of an event (or a result) that name a seat."""
+PAIR_KEYS = ("multipliers", "totals", "points", "calls")
+"""Keys that hold one value per seat, in seat order (and ``yaku`` where it is a list)."""
+
+
+def seat_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
+    """An event (or a round's result) with its seats counted from ``seat``'s side, as
+    :func:`seat_json` counts them."""
+    if seat == 0:
+        return event
+    flipped = dict(event)
+    for key in SEAT_KEYS:
+        if flipped.get(key) is not None:
+            flipped[key] ^= 1
+    for key in (*PAIR_KEYS, "yaku"):
+        value = flipped.get(key)
+        if isinstance(value, list) and len(value) == 2:
+            flipped[key] = [value[1], value[0]]
+    return flipped
 
 
 def summary_json(session: GameSession, updated: str) -> dict[str, Any]:

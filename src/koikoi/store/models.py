@@ -122,6 +122,85 @@ class Game(Base):
     finished: Mapped[datetime | None] = mapped_column(UTCDateTime())
 
 
+class Table(Base):
+    """A match between two people: its record, who sits where, and its clock.
+
+    Seat 0 is whoever made the table, seat 1 whoever sat down at it; a seat belongs to
+    an account, or to a guest's browser session. ``version`` counts the actions taken
+    and every other change (a seat taken, a timeout, a resignation, a rematch offer),
+    so that of two writes racing on one table, on any server process, only the first
+    lands.
+    """
+
+    __tablename__ = "tables"
+    __table_args__ = (Index("ix_tables_status_deadline", "status", "deadline"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    code: Mapped[str] = mapped_column(String(8), unique=True)
+    """The short code a player reads out to a friend (the link carries ``id``)."""
+    rules: Mapped[dict[str, Any]] = mapped_column(JSON)
+    rules_name: Mapped[str] = mapped_column(String(20))
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    actions: Mapped[list[Any]] = mapped_column(JSON)
+    version: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10))
+    """``open`` (waiting for a second player), ``playing`` or ``over``."""
+    ending: Mapped[str | None] = mapped_column(String(10))
+    """How a match ended: ``played`` to its end, ``resigned``, ``forfeit`` (the clock),
+    or ``cancelled`` (closed before anyone sat down)."""
+    winner: Mapped[int | None] = mapped_column(Integer)
+    seat0_user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), index=True
+    )
+    seat0_session_id: Mapped[str | None] = mapped_column(
+        ForeignKey("sessions.id", ondelete="SET NULL"), index=True
+    )
+    seat1_user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), index=True
+    )
+    seat1_session_id: Mapped[str | None] = mapped_column(
+        ForeignKey("sessions.id", ondelete="SET NULL"), index=True
+    )
+    move_seconds: Mapped[int] = mapped_column(Integer)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime())
+    """When the seat to move runs out of time (none while nobody is to move)."""
+    timeouts: Mapped[list[int]] = mapped_column(JSON)
+    """Each seat's timeouts in a row: the clock moved for them, and too many forfeit."""
+    rematch: Mapped[list[bool]] = mapped_column(JSON)
+    """Which seats, once the match is over, have offered to play again."""
+    next_id: Mapped[str | None] = mapped_column(String(32))
+    """The rematch's table, once both seats wanted one."""
+    ratings: Mapped[list[list[float]] | None] = mapped_column(JSON)
+    """Each seat's rating before and after a finished ranked match."""
+    created: Mapped[datetime] = mapped_column(UTCDateTime())
+    updated: Mapped[datetime] = mapped_column(UTCDateTime())
+    finished: Mapped[datetime | None] = mapped_column(UTCDateTime())
+
+
+class QueueEntry(Base):
+    """A player waiting for a quick match under a preset, ranked (signed in) or
+    friendly (a guest); ``table_id`` is set when the queue pairs them."""
+
+    __tablename__ = "match_queue"
+    __table_args__ = (Index("ix_match_queue_rules_name_joined", "rules_name", "joined"),)
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), unique=True
+    )
+    session_id: Mapped[str | None] = mapped_column(
+        ForeignKey("sessions.id", ondelete="CASCADE"), unique=True
+    )
+    rules_name: Mapped[str] = mapped_column(String(20))
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    rating: Mapped[float] = mapped_column(Float)
+    joined: Mapped[datetime] = mapped_column(UTCDateTime())
+    seen: Mapped[datetime] = mapped_column(UTCDateTime())
+    """When the player's page last asked: a page that stopped asking has left."""
+    table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+
+
 class Rating(Base):
     """A player's skill rating in one rule set (see koikoi.server.rating)."""
 

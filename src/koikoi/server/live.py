@@ -1,0 +1,160 @@
+"""Carrying what changed at a table to the players connected to it, on any process.
+
+A change is stored first, then published on the table's channel; every WebSocket
+listening on that channel, on this process or another, receives it. Alone, a server
+passes messages in memory (:class:`Broker`). Scaled out (``KOIKOI_REDIS_URL``), it
+publishes to Redis and one thread of each process listens to Redis and hands each
+message to that process's listeners (:class:`RedisBroker`): a move made on one
+process reaches a player connected to another at once.
+
+Publishing is called from the synchronous request handlers (threads), listening from
+the WebSocket handlers (event loops): each listener is a queue with its own loop, and
+a message reaches it through that loop's ``call_soon_threadsafe``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import threading
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
+from typing import Any
+
+REDIS_VARIABLE = "KOIKOI_REDIS_URL"
+PREFIX = "koikoi:"
+"""Every channel's prefix on Redis, before the deployment's own namespace."""
+log = logging.getLogger("koikoi.live")
+
+Message = dict[str, Any]
+
+
+class Listener:
+    """One WebSocket's queue of messages, fed from any thread."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.get_running_loop()
+        self.queue: asyncio.Queue[Message] = asyncio.Queue()
+
+    def put(self, message: Message) -> None:
+        with suppress(RuntimeError):  # the loop has closed: nobody listens any more
+            self.loop.call_soon_threadsafe(self.queue.put_nowait, message)
+
+
+class Broker:
+    """Publishing and listening within one process."""
+
+    def __init__(self) -> None:
+        self._listeners: dict[str, set[Listener]] = {}
+        self._lock = threading.Lock()
+
+    def publish(self, channel: str, message: Message) -> None:
+        self.deliver(channel, message)
+
+    def deliver(self, channel: str, message: Message) -> None:
+        """Hand a message to this process's listeners on ``channel``."""
+        with self._lock:
+            listeners = list(self._listeners.get(channel, ()))
+        for listener in listeners:
+            listener.put(message)
+
+    @asynccontextmanager
+    async def listen(self, channel: str) -> AsyncIterator[asyncio.Queue[Message]]:
+        """The messages published on ``channel`` from now until the block ends."""
+        listener = Listener()
+        with self._lock:
+            self._listeners.setdefault(channel, set()).add(listener)
+        self.started()
+        try:
+            yield listener.queue
+        finally:
+            with self._lock:
+                listeners = self._listeners[channel]
+                listeners.discard(listener)
+                if not listeners:
+                    del self._listeners[channel]
+
+    def started(self) -> None:
+        """Called at each new listener: a broker that needs a connection opens it."""
+
+    def close(self) -> None:
+        pass
+
+
+class RedisBroker(Broker):
+    """Publishing through Redis, so that every process's listeners hear every message."""
+
+    def __init__(self, url: str, namespace: str) -> None:
+        super().__init__()
+        # Processes of one deployment share a namespace; another deployment (or test
+        # run) on the same Redis hears nothing of theirs: pub/sub ignores the database
+        # number in the URL.
+        self.prefix = f"{PREFIX}{namespace}:"
+        try:
+            import redis
+        except ImportError:  # pragma: no cover - the extra is part of the test install
+            raise ValueError(
+                f"{REDIS_VARIABLE}={url!r} needs the Redis client: pip install 'koikoi[redis]'"
+            ) from None
+        try:
+            self._redis = redis.Redis.from_url(url)
+        except ValueError as error:
+            raise ValueError(f"Redis URL {url!r} is not valid: {error}") from None
+        try:
+            self._redis.ping()
+        except redis.RedisError as error:
+            raise ValueError(f"cannot reach Redis at {url!r}: {error}") from None
+        self._thread: threading.Thread | None = None
+        self._pubsub: Any = None
+        self._ready = threading.Event()
+        self._start_lock = threading.Lock()
+
+    def publish(self, channel: str, message: Message) -> None:
+        self._redis.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
+
+    def started(self) -> None:
+        with self._start_lock:
+            if self._thread is None:
+                self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+                self._pubsub.psubscribe(self.prefix + "*")
+                self._thread = threading.Thread(
+                    target=self._receive, name="koikoi-redis", daemon=True
+                )
+                self._thread.start()
+
+    def _receive(self) -> None:
+        pubsub = self._pubsub
+        while True:
+            try:
+                message = pubsub.get_message(timeout=1.0)
+            except Exception:  # closed, or Redis went away: listeners reconnect
+                if self._pubsub is None:
+                    return
+                log.exception("lost the Redis subscription; subscribing again")
+                with suppress(Exception):
+                    pubsub.psubscribe(self.prefix + "*")
+                continue
+            if self._pubsub is None:
+                return
+            if message is None or message.get("type") != "pmessage":
+                continue
+            channel = message["channel"].decode()[len(self.prefix) :]
+            self.deliver(channel, json.loads(message["data"]))
+
+    def close(self) -> None:
+        pubsub, self._pubsub = self._pubsub, None
+        if pubsub is not None:
+            with suppress(Exception):
+                pubsub.close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+        self._redis.close()
+
+
+def make_broker(url: str | None = None, namespace: str = "") -> Broker:
+    """Redis's when ``url`` (or ``KOIKOI_REDIS_URL``) names a server, else in memory;
+    ``namespace`` keeps one deployment's channels apart from another's."""
+    url = url if url is not None else os.environ.get(REDIS_VARIABLE) or None
+    return RedisBroker(url, namespace) if url else Broker()

@@ -1,0 +1,272 @@
+"""Tables between two people: open one, sit down by its link or code, play live over
+a WebSocket, resign, play again; and the quick-match queue.
+
+A move goes over HTTP, like a move against the computer: the answer carries the
+mover's new state, and the same change reaches both seats' WebSockets, each with its
+own view. A page whose WebSocket cannot open reads the table again every few seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from contextlib import suppress
+from typing import Annotated, Any
+from urllib.parse import urlsplit
+
+from fastapi import APIRouter, HTTPException, Path, WebSocket, WebSocketDisconnect
+from pydantic import Field
+from starlette.concurrency import run_in_threadpool
+
+from koikoi.round import IllegalActionError
+from koikoi.rules import RulesError, RuleSet
+from koikoi.server.context import COOKIE, Browser, Checked, Parts, Services, Strict
+from koikoi.server.games import GameOverError, StaleActionError
+from koikoi.server.tables import CODE_LENGTH, CODE_PATTERN, TableError, TableSession
+from koikoi.server.tablestore import table_channel
+
+router = APIRouter(prefix="/api", tags=["tables"])
+
+TableId = Annotated[
+    str, Path(pattern=r"^[A-Za-z0-9_-]{1,32}$", description="A table's id, as the server gave it.")
+]
+TableCode = Annotated[
+    str,
+    Path(
+        pattern=CODE_PATTERN,
+        description=f"A table's short code: {CODE_LENGTH} capital letters and digits.",
+    ),
+]
+
+CLOSE_REFUSED = 4403
+"""WebSocket close code: this browser may not watch the table (not seated)."""
+CLOSE_MISSING = 4404
+
+
+class NewTable(Strict):
+    rules: dict[str, Any] = Field(
+        default_factory=lambda: {"preset": "classic"},
+        description="A preset plus overrides, as in a rules file (RULES.md §6).",
+    )
+    ranked: bool = Field(default=False, description="Ranked: both players signed in, a preset.")
+    move_seconds: int | None = Field(
+        default=None, description="Seconds for each action (friendly tables: 15, 30, 60, 120)."
+    )
+
+
+class TableMove(Strict):
+    action: Any = Field(
+        description='{"play": slug}, {"capture": slug}, {"koikoi": true} or {"stop": true}'
+    )
+    version: int = Field(description="The table's state version the action was chosen in.")
+    seat: int | None = Field(
+        default=None, description="The mover's seat, if the client names it: it must be theirs."
+    )
+
+
+class QueueJoin(Strict):
+    preset: str = Field(default="classic", description="The preset to play a quick match under.")
+
+
+def refused(error: TableError) -> HTTPException:
+    return HTTPException(error.status, str(error))
+
+
+def seated_view(parts: Services, table: TableSession, seat: int) -> dict[str, Any]:
+    return {"state": table.state(seat, parts.clock())}
+
+
+@router.post("/tables", status_code=201)
+def open_table(body: NewTable, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Open a table for a friend: share its link or its code; the match begins when
+    they sit down."""
+    try:
+        rules = RuleSet.from_mapping(body.rules)
+        table = parts.tables.create(
+            info,
+            rules,
+            ranked=body.ranked,
+            move_seconds=body.move_seconds,
+        )
+    except RulesError as error:
+        raise HTTPException(422, str(error)) from None
+    except TableError as error:
+        raise refused(error) from None
+    return seated_view(parts, table, 0)
+
+
+@router.get("/tables/code/{code}")
+def find_table(code: TableCode, parts: Parts) -> dict[str, Any]:
+    """The table a code names (its id, for the link)."""
+    try:
+        return {"id": parts.tables.find(code)}
+    except TableError as error:
+        raise refused(error) from None
+
+
+@router.get("/tables/{table_id}")
+def get_table(table_id: TableId, parts: Parts, info: Browser) -> dict[str, Any]:
+    """A seated player's state; for anyone else with the link, only what an open table
+    shows (its rules and host) or that it is full."""
+    try:
+        table = parts.tables.current(table_id)
+    except TableError as error:
+        raise refused(error) from None
+    seat = table.seat_of(info)
+    if seat is not None:
+        return seated_view(parts, table, seat)
+    if table.status != "open":
+        raise HTTPException(403, "this table is full: two players already sit at it")
+    return {"state": None, "table": table.info(parts.clock())}
+
+
+@router.post("/tables/{table_id}/seat")
+def sit(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Sit down at an open table: the match begins."""
+    try:
+        change = parts.tables.sit(table_id, info)
+    except TableError as error:
+        raise refused(error) from None
+    except StaleActionError:
+        raise HTTPException(409, "this table is full: two players already sit at it") from None
+    return change.views[1]
+
+
+@router.delete("/tables/{table_id}")
+def close_table(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Close a table nobody has sat down at yet (only its host)."""
+    try:
+        change = parts.tables.cancel(table_id, info)
+    except TableError as error:
+        raise refused(error) from None
+    except StaleActionError:
+        raise HTTPException(409, "someone sat down meanwhile: the match has begun") from None
+    return change.views[0]
+
+
+@router.post("/tables/{table_id}/actions")
+def table_act(table_id: TableId, body: TableMove, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Play a move at a table; answers, once it is stored, the mover's new state and the
+    events to animate (the opponent hears of it on their WebSocket)."""
+    try:
+        change = parts.tables.act(table_id, info, body.action, body.version, body.seat)
+    except TableError as error:
+        raise refused(error) from None
+    except (StaleActionError, GameOverError) as error:
+        raise HTTPException(409, str(error)) from None
+    except (IllegalActionError, ValueError) as error:
+        raise HTTPException(400, str(error)) from None
+    return change.views[change.table.seated(info)]
+
+
+@router.post("/tables/{table_id}/resign")
+def table_resign(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Give the match up: the opponent wins it."""
+    try:
+        change = parts.tables.resign(table_id, info)
+    except TableError as error:
+        raise refused(error) from None
+    except (StaleActionError, GameOverError) as error:
+        raise HTTPException(409, str(error)) from None
+    return change.views[change.table.seated(info)]
+
+
+@router.post("/tables/{table_id}/rematch")
+def rematch(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Offer to play again (or accept the opponent's offer): once both want it, a new
+    table opens for the two of them, its id in ``state.table.next``."""
+    try:
+        table = parts.tables.rematch(table_id, info)
+    except TableError as error:
+        raise refused(error) from None
+    except StaleActionError as error:
+        raise HTTPException(409, str(error)) from None
+    return seated_view(parts, table, table.seated(info))
+
+
+@router.post("/queue")
+def join_queue(body: QueueJoin, parts: Parts, info: Checked) -> dict[str, Any]:
+    """Wait for a quick match against a player of about one's rating under a preset
+    (ranked when signed in; guests play guests, friendly). Ask ``GET /api/queue``
+    until it answers ``paired``; the range widens as one waits."""
+    try:
+        return parts.tables.join_queue(info, body.preset)
+    except TableError as error:
+        raise refused(error) from None
+
+
+@router.get("/queue")
+def queue_status(parts: Parts, info: Browser) -> dict[str, Any]:
+    return parts.tables.queue_status(info)
+
+
+@router.delete("/queue")
+def leave_queue(parts: Parts, info: Checked) -> dict[str, Any]:
+    parts.tables.leave_queue(info)
+    return {"status": "none"}
+
+
+def same_origin(websocket: WebSocket) -> bool:
+    """A WebSocket carries the cookie wherever the page that opens it comes from, and
+    it has no CSRF token: only pages of this site may open one."""
+    origin = websocket.headers.get("origin")
+    return origin is None or urlsplit(origin).netloc == websocket.headers.get("host")
+
+
+@router.websocket("/tables/{table_id}/live")
+async def live(websocket: WebSocket, table_id: str) -> None:
+    """The table as it changes, for a seated player: first ``{"type": "state"}`` with the
+    whole state, then one ``{"type": "update"}`` per change, with the state and the
+    events from this seat's side. Closes with 4403 for anyone not seated, 4404 for no
+    such table."""
+    parts: Services = websocket.app.state.services
+    if not same_origin(websocket):
+        await websocket.close(code=CLOSE_REFUSED)
+        return
+    owner = await run_in_threadpool(parts.visitor, websocket.cookies.get(COOKIE))
+    try:
+        table = await run_in_threadpool(parts.tables.load, table_id)
+    except TableError as error:
+        await websocket.accept()
+        await websocket.send_json({"type": "error", "detail": str(error)})
+        await websocket.close(code=CLOSE_MISSING)
+        return
+    seat = None if owner is None else table.seat_of(owner)
+    if seat is None:
+        await websocket.accept()
+        await websocket.send_json({"type": "error", "detail": "you do not sit at this table"})
+        await websocket.close(code=CLOSE_REFUSED)
+        return
+    async with parts.broker.listen(table_channel(table_id)) as queue:
+        await websocket.accept()
+        # Read again once listening: no change can fall between the two.
+        table = await run_in_threadpool(parts.tables.load, table_id)
+        sent = table.version
+        await websocket.send_json({"type": "state", "state": table.state(seat, parts.clock())})
+        closed = asyncio.ensure_future(_until_closed(websocket))
+        try:
+            while not closed.done():
+                news = asyncio.ensure_future(queue.get())
+                await asyncio.wait({news, closed}, return_when=asyncio.FIRST_COMPLETED)
+                if not news.done():
+                    news.cancel()
+                    break
+                message = news.result()
+                if message["version"] <= sent:
+                    continue  # already shown (the state read after subscribing had it)
+                sent = message["version"]
+                await websocket.send_json({"type": "update", **message["views"][seat]})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            closed.cancel()
+            with suppress(asyncio.CancelledError):
+                await closed
+
+
+async def _until_closed(websocket: WebSocket) -> None:
+    """Read (and answer pings) until the browser goes."""
+    with suppress(WebSocketDisconnect, RuntimeError):
+        while True:
+            text = await websocket.receive_text()
+            if text == "ping":
+                await websocket.send_text("pong")

@@ -1,0 +1,574 @@
+"""Tables and the quick-match queue in the database, and their news on the broker.
+
+Every change is read, applied to the rebuilt table outside any transaction, and
+written only over the version it read (as for games against the computer), so any
+number of server processes can serve one table: of two racing changes only the first
+lands, and the other is refused as stale. Once written, the change is published on
+the table's channel with each seat's own view (:meth:`TableSession.views`).
+
+The clock needs no process of its own: :meth:`TableStore.expire` makes the moves of
+seats whose time is up, and every process calls it each second (and before serving a
+table), the versions keeping two processes from making one timeout twice.
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, aliased, sessionmaker
+
+from koikoi.rules import PRESETS, RuleSet
+from koikoi.server.accounts import Clock, SessionInfo
+from koikoi.server.games import RANKED_PRESETS, StaleActionError
+from koikoi.server.live import Broker
+from koikoi.server.rating import START, START_SIGMA, rated_pair
+from koikoi.server.tables import (
+    CANCELLED,
+    MAX_TIMEOUTS,
+    MOVE_SECONDS,
+    MOVE_SECONDS_CHOICES,
+    OPEN,
+    OVER,
+    PLAYING,
+    Seat,
+    TableError,
+    TableSession,
+    new_code,
+)
+from koikoi.store.models import QueueEntry, Rating, Table, User
+from koikoi.store.rows import insert_new
+
+OPEN_FOR = timedelta(days=1)
+"""A table nobody sits down at is closed after this long."""
+MAX_OPEN = 10
+"""Tables one player may have open or in play at once."""
+EXPIRE_BATCH = 100
+"""Timeouts one sweep makes at most (the rest wait for the next second)."""
+QUEUE_SPREAD = 100.0
+"""How far apart in rating the queue pairs two players at first..."""
+QUEUE_WIDENING = 50.0
+"""...and how much further for each QUEUE_STEP its longest-waiting player has waited."""
+QUEUE_STEP = timedelta(seconds=5)
+QUEUE_GONE = timedelta(seconds=20)
+"""A waiting player whose page has not asked for this long has left (the page polls
+every few seconds): nobody is paired with a closed page."""
+QUEUE_KEEP = timedelta(minutes=10)
+"""How long a pairing is kept for its player's page to read."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """A change made to a table: the table after it, its events (seats as the match
+    counts them) and what each seat was told (its state and its side of the events)."""
+
+    table: TableSession
+    events: list[dict[str, Any]]
+    views: list[dict[str, Any]]
+
+
+def table_channel(table_id: str) -> str:
+    return f"table:{table_id}"
+
+
+def seat_columns(seat: int, taken: Seat | None) -> dict[str, Any]:
+    return {
+        f"seat{seat}_user_id": None if taken is None else taken.user_id,
+        f"seat{seat}_session_id": None if taken is None else taken.session_id,
+    }
+
+
+def spread(waited: timedelta) -> float:
+    """How far apart in rating a player who has waited this long may be paired.
+
+    >>> spread(timedelta(0)), spread(timedelta(seconds=12))
+    (100.0, 200.0)
+    """
+    return QUEUE_SPREAD + QUEUE_WIDENING * (waited // QUEUE_STEP)
+
+
+class TableStore:
+    def __init__(
+        self,
+        sessions: sessionmaker[Session],
+        clock: Clock,
+        broker: Broker,
+        seeds: random.Random,
+    ) -> None:
+        self.sessions = sessions
+        self.clock = clock
+        self.broker = broker
+        self.seeds = seeds
+        """Draws each new table's deal (a test or ``koikoi serve --seed`` fixes it)."""
+
+    # -- tables ---------------------------------------------------------------------
+
+    def create(
+        self,
+        owner: SessionInfo,
+        rules: RuleSet,
+        *,
+        ranked: bool = False,
+        move_seconds: int | None = None,
+    ) -> TableSession:
+        """A new table with the owner in seat 0, open for a friend to sit down."""
+        table = TableSession.open(
+            secrets.token_urlsafe(16),
+            new_code(),
+            rules,
+            self.seeds.getrandbits(48),
+            Seat.of(owner),
+            ranked=ranked,
+            move_seconds=self._clock_for(rules, ranked, move_seconds),
+        )
+        self._check_rankable(table, owner)
+        self._check_room(owner)
+        self._insert(table)
+        return table
+
+    def _clock_for(self, rules: RuleSet, ranked: bool, move_seconds: int | None) -> int:
+        if move_seconds is None:
+            return MOVE_SECONDS
+        if move_seconds not in MOVE_SECONDS_CHOICES:
+            choices = ", ".join(map(str, MOVE_SECONDS_CHOICES))
+            raise TableError(422, f"move_seconds {move_seconds!r} is not one of {choices}")
+        if ranked and move_seconds != MOVE_SECONDS:
+            raise TableError(
+                422, f"a ranked table plays the preset's clock, {MOVE_SECONDS} s a move"
+            )
+        return move_seconds
+
+    @staticmethod
+    def _check_rankable(table: TableSession, owner: SessionInfo) -> None:
+        if not table.ranked:
+            return
+        if owner.user_id is None:
+            raise TableError(403, "sign in to open a ranked table")
+        if table.rules_name not in RANKED_PRESETS:
+            raise TableError(
+                422,
+                "only a preset as it stands can be ranked (house rules or another match"
+                f" length make it friendly); these rules are {table.rules_name!r}",
+            )
+
+    def _check_room(self, *owners: SessionInfo) -> None:
+        with self.sessions() as db:
+            for owner in owners:
+                count = db.scalar(
+                    select(func.count()).where(sat_at(owner), Table.status.in_((OPEN, PLAYING)))
+                )
+                if count is not None and count >= MAX_OPEN:
+                    raise TableError(
+                        409,
+                        f"you have {count} tables open or in play, the most one player may"
+                        " have; finish or resign one first",
+                    )
+
+    def _insert(self, table: TableSession) -> None:
+        now = self.clock()
+        for _ in range(5):  # a code already taken: draw another
+            try:
+                with self.sessions.begin() as db:
+                    db.add(self._new_row(table, now))
+                return
+            except IntegrityError:
+                with self.sessions() as db:
+                    if db.scalar(select(func.count()).where(Table.code == table.code)) == 0:
+                        raise TableError(403, "you were signed out meanwhile; reload") from None
+                table.code = new_code()
+        raise TableError(503, "no free table code; try again")  # pragma: no cover
+
+    def load(self, table_id: str) -> TableSession:
+        """The table as stored (one query: the row and its players' names)."""
+        names = [aliased(User), aliased(User)]
+        with self.sessions() as db:
+            found = db.execute(
+                select(Table, names[0].name, names[1].name)
+                .outerjoin(names[0], names[0].id == Table.seat0_user_id)
+                .outerjoin(names[1], names[1].id == Table.seat1_user_id)
+                .where(Table.id == table_id)
+            ).one_or_none()
+        if found is None:
+            raise TableError(404, f"no table {table_id!r}")
+        row, first, second = found
+        return restore_table(row, [first, second])
+
+    def current(self, table_id: str) -> TableSession:
+        """The table as stored, once the moves its clock owes are made (should no sweep
+        have made them yet): what a player is shown, and what their move answers."""
+        table = self.load(table_id)
+        for _ in range(MAX_TIMEOUTS):  # then it has forfeited
+            if not table.due(self.clock()):
+                break
+            try:
+                table = self._change(table, lambda t, at: t.timeout(at)).table
+            except StaleActionError:  # another process made it first
+                table = self.load(table_id)
+        return table
+
+    def find(self, code: str) -> str:
+        """The id of the table a code names."""
+        with self.sessions() as db:
+            found = db.scalar(select(Table.id).where(Table.code == code.upper()))
+        if found is None:
+            raise TableError(404, f"no table has the code {code!r}; check it with your friend")
+        return found
+
+    def sit(self, table_id: str, owner: SessionInfo) -> Change:
+        return self._change(self.load(table_id), lambda t, now: t.sit(owner, now))
+
+    def act(
+        self, table_id: str, owner: SessionInfo, data: Any, version: int, claimed: int | None
+    ) -> Change:
+        def move(table: TableSession, now: datetime) -> list[dict[str, Any]]:
+            return table.act(table.seated(owner), data, version, now, claimed=claimed)
+
+        return self._change(self.current(table_id), move)
+
+    def resign(self, table_id: str, owner: SessionInfo) -> Change:
+        table = self.current(table_id)
+        return self._change(table, lambda t, now: t.resign(t.seated(owner), now))
+
+    def cancel(self, table_id: str, owner: SessionInfo) -> Change:
+        return self._change(self.load(table_id), lambda t, now: t.cancel(t.seated(owner)))
+
+    def rematch(self, table_id: str, owner: SessionInfo) -> TableSession:
+        """Offer (or accept) another match at a finished table; once both seats want it,
+        the new table opens with the seats as they were and a new deal."""
+
+        def offer(table: TableSession, now: datetime) -> list[dict[str, Any]]:
+            events = table.offer_rematch(table.seated(owner))
+            if all(table.rematch):
+                table.next_id = secrets.token_urlsafe(16)
+            return events
+
+        for _ in range(3):
+            table = self.load(table_id)
+            if table.rematch[table.seated(owner)]:
+                return table  # offered already: nothing changes
+            try:
+                return self._change(table, offer, before=self._open_rematch).table
+            except StaleActionError:
+                continue  # the other offer landed first: offers do not conflict, so again
+        raise StaleActionError("the table keeps changing; reload the table")
+
+    def _open_rematch(self, table: TableSession, db: Session) -> None:
+        """Within the write of the second offer: the new table, both seats taken."""
+        if table.next_id is None:
+            return
+        now = self.clock()
+        host = table.seats[0]
+        assert host is not None
+        again = TableSession.open(
+            table.next_id,
+            new_code(),
+            table.rules,
+            self.seeds.getrandbits(48),
+            host,
+            ranked=table.ranked,
+            move_seconds=table.move_seconds,
+        )
+        again.seats[1] = table.seats[1]
+        again._begin(now)
+        db.add(self._new_row(again, now))
+
+    def expire(self) -> int:
+        """Make the moves of every seat whose time is up (a batch at a time), and close
+        tables left open for a day; how many moves."""
+        now = self.clock()
+        forgotten = and_(Table.status == OPEN, Table.updated < now - OPEN_FOR)
+        with self.sessions() as db:
+            stale = db.scalar(select(func.count()).where(forgotten))
+        if stale:  # a write only when there is something to close
+            with self.sessions.begin() as db:
+                db.execute(
+                    update(Table)
+                    .where(forgotten)
+                    .values(status=OVER, ending=CANCELLED, finished=now, version=Table.version + 1)
+                )
+        with self.sessions() as db:
+            due = db.scalars(
+                select(Table.id)
+                .where(Table.status == PLAYING, Table.deadline <= now)
+                .limit(EXPIRE_BATCH)
+            ).all()
+        made = 0
+        for table_id in due:
+            try:
+                made += bool(self._change(self.load(table_id), lambda t, at: t.timeout(at)).events)
+            except (StaleActionError, TableError):  # another process made it first
+                continue
+        return made
+
+    def _change(
+        self,
+        table: TableSession,
+        change: Callable[[TableSession, datetime], list[dict[str, Any]]],
+        before: Callable[[TableSession, Session], None] | None = None,
+    ) -> Change:
+        """Apply ``change`` to the table as read, write it over the version read, then
+        publish each seat's view of it; an unchanged table writes nothing."""
+        read, was_over = table.version, table.status == OVER
+        now = self.clock()
+        events = change(table, now)
+        if table.version == read:
+            return Change(table, events, [])
+        with self.sessions.begin() as db:
+            # The first statement writes: on SQLite it takes the write lock, so the
+            # ratings below are read and written by one finishing match at a time.
+            written = db.execute(
+                update(Table)
+                .where(Table.id == table.id, Table.version == read)
+                .values(**seat_columns(1, table.seats[1]), **self._progress(table, now))
+            )
+            if written.rowcount != 1:  # type: ignore[attr-defined]
+                raise StaleActionError(
+                    "the table moved on meanwhile (another tab or device?); reload the table"
+                )
+            if before is not None:
+                before(table, db)
+            if table.status == OVER and table.ranked and not was_over:
+                self._rate(db, table)
+        views = table.views(events, now)
+        self.broker.publish(table_channel(table.id), {"version": table.version, "views": views})
+        return Change(table, events, views)
+
+    def _rate(self, db: Session, table: TableSession) -> None:
+        """A ranked match between two accounts has just ended: move both ratings."""
+        users = [seat.user_id if seat is not None else None for seat in table.seats]
+        if None in users:
+            return
+        first = {"rules_name": table.rules_name, "mu": START, "sigma": START_SIGMA, "matches": 0}
+        insert_new(db, Rating, [{**first, "user_id": user} for user in users])
+        rows = db.scalars(
+            select(Rating)
+            .where(Rating.user_id.in_(users), Rating.rules_name == table.rules_name)
+            .with_for_update()
+        ).all()
+        rows = sorted(rows, key=lambda row: users.index(row.user_id))
+        score = 0.5 if table.winner is None else 1.0 - table.winner
+        before = [(row.mu, row.sigma) for row in rows]
+        after = rated_pair(before[0], before[1], score)
+        for row, (mu, sigma) in zip(rows, after, strict=True):
+            row.mu, row.sigma = mu, sigma
+            row.matches += 1
+        table.ratings = [[before[s][0], after[s][0]] for s in (0, 1)]
+        db.execute(update(Table).where(Table.id == table.id).values(ratings=table.ratings))
+
+    def _new_row(self, table: TableSession, now: datetime) -> Table:
+        return Table(
+            id=table.id,
+            code=table.code,
+            rules=table.rules.to_mapping(),
+            rules_name=table.rules_name,
+            ranked=table.ranked,
+            seed=table.seed,
+            move_seconds=table.move_seconds,
+            created=now,
+            **seat_columns(0, table.seats[0]),
+            **seat_columns(1, table.seats[1]),
+            **self._progress(table, now),
+        )
+
+    @staticmethod
+    def _progress(table: TableSession, now: datetime) -> dict[str, Any]:
+        """The columns a change writes."""
+        return {
+            "actions": table.actions,
+            "version": table.version,
+            "status": table.status,
+            "ending": table.ending,
+            "winner": table.winner,
+            "deadline": table.deadline,
+            "timeouts": list(table.timeouts),
+            "rematch": list(table.rematch),
+            "next_id": table.next_id,
+            "updated": now,
+            "finished": now if table.status == OVER else None,
+        }
+
+    # -- the quick-match queue --------------------------------------------------------
+
+    def join_queue(self, owner: SessionInfo, preset: str) -> dict[str, Any]:
+        """Wait for a quick match under ``preset``: ranked for a signed-in player,
+        friendly between guests. Answers the entry, paired at once if someone fits."""
+        if preset not in PRESETS:
+            raise TableError(422, f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
+        ranked = owner.user_id is not None
+        if ranked and preset not in RANKED_PRESETS:
+            raise TableError(
+                422, f"quick matches are ranked: choose one of {', '.join(RANKED_PRESETS)}"
+            )
+        now = self.clock()
+        rating = START
+        with self.sessions.begin() as db:
+            db.execute(delete(QueueEntry).where(queued(owner)))  # joining again: a new wait
+            if owner.user_id is not None:
+                found = db.get(Rating, (owner.user_id, preset))
+                rating = found.mu if found is not None else START
+            db.add(
+                QueueEntry(
+                    id=secrets.token_urlsafe(16),
+                    user_id=owner.user_id,
+                    session_id=None if owner.user_id is not None else owner.id,
+                    rules_name=preset,
+                    ranked=ranked,
+                    rating=rating,
+                    joined=now,
+                    seen=now,
+                )
+            )
+        return self.queue_status(owner)
+
+    def leave_queue(self, owner: SessionInfo) -> None:
+        with self.sessions.begin() as db:
+            db.execute(delete(QueueEntry).where(queued(owner)))
+
+    def queue_status(self, owner: SessionInfo) -> dict[str, Any]:
+        """The owner's wait: ``waiting`` (and how far its range has widened), or
+        ``paired`` with the table to sit at; pairs it first if someone fits now."""
+        with self.sessions() as db:
+            entry = db.scalar(select(QueueEntry).where(queued(owner)))
+        if entry is None:
+            return {"status": "none"}
+        if entry.table_id is None:
+            with self.sessions.begin() as db:
+                db.execute(
+                    update(QueueEntry).where(QueueEntry.id == entry.id).values(seen=self.clock())
+                )
+            self._pair(entry.id)
+            with self.sessions() as db:
+                entry = db.get(QueueEntry, entry.id)
+            if entry is None:
+                return {"status": "none"}
+        waited = self.clock() - entry.joined
+        if entry.table_id is not None:
+            return {"status": "paired", "table": entry.table_id, "rules_name": entry.rules_name}
+        return {
+            "status": "waiting",
+            "rules_name": entry.rules_name,
+            "ranked": entry.ranked,
+            "waited": waited.total_seconds(),
+            "range": spread(waited),
+        }
+
+    def pair_waiting(self) -> int:
+        """Pair whoever fits now, oldest first, as waiting widens their ranges; how
+        many tables it opened. Also lets go of entries nobody has asked about."""
+        now = self.clock()
+        gone = or_(
+            and_(QueueEntry.table_id.is_(None), QueueEntry.seen < now - QUEUE_GONE),
+            QueueEntry.seen < now - QUEUE_KEEP,
+        )
+        with self.sessions() as db:
+            left = db.scalar(select(func.count()).where(gone))
+        if left:  # a write only when someone has left
+            with self.sessions.begin() as db:
+                db.execute(delete(QueueEntry).where(gone))
+        with self.sessions() as db:
+            waiting = db.scalars(
+                select(QueueEntry.id)
+                .where(QueueEntry.table_id.is_(None))
+                .order_by(QueueEntry.joined)
+            ).all()
+        return sum(self._pair(entry_id) for entry_id in waiting)
+
+    def _pair(self, entry_id: str) -> bool:
+        """Pair one waiting entry with the closest fitting one, if any."""
+        now = self.clock()
+        with self.sessions.begin() as db:
+            # The first statement writes, so two pairings never take one entry.
+            db.execute(
+                update(QueueEntry).where(QueueEntry.id == entry_id).values(rating=QueueEntry.rating)
+            )
+            entry = db.get(QueueEntry, entry_id)
+            if entry is None or entry.table_id is not None:
+                return False
+            others = db.scalars(
+                select(QueueEntry)
+                .where(
+                    QueueEntry.id != entry.id,
+                    QueueEntry.table_id.is_(None),
+                    QueueEntry.rules_name == entry.rules_name,
+                    QueueEntry.ranked == entry.ranked,
+                    QueueEntry.seen >= now - QUEUE_GONE,
+                )
+                .order_by(QueueEntry.joined)
+                .with_for_update(skip_locked=True)
+            ).all()
+            fits = [
+                other
+                for other in others
+                if abs(other.rating - entry.rating) <= spread(now - min(other.joined, entry.joined))
+            ]
+            if not fits:
+                return False
+            other = min(fits, key=lambda o: abs(o.rating - entry.rating))
+            first, second = sorted((entry, other), key=lambda e: e.joined)
+            table = TableSession.open(
+                secrets.token_urlsafe(16),
+                new_code(),
+                PRESETS[entry.rules_name],
+                self.seeds.getrandbits(48),
+                queue_seat(db, first),
+                ranked=entry.ranked,
+                move_seconds=MOVE_SECONDS,
+            )
+            table.seats[1] = queue_seat(db, second)
+            table._begin(now)
+            db.add(self._new_row(table, now))
+            db.flush()
+            entry.table_id = other.table_id = table.id
+        return True
+
+
+def queue_seat(db: Session, entry: QueueEntry) -> Seat:
+    name = db.get(User, entry.user_id).name if entry.user_id is not None else None  # type: ignore[union-attr]
+    return Seat(entry.user_id, entry.session_id, name)
+
+
+def sat_at(owner: SessionInfo) -> Any:
+    """Tables where the owner holds a seat."""
+    if owner.user_id is not None:
+        return or_(Table.seat0_user_id == owner.user_id, Table.seat1_user_id == owner.user_id)
+    return or_(Table.seat0_session_id == owner.id, Table.seat1_session_id == owner.id)
+
+
+def queued(owner: SessionInfo) -> Any:
+    if owner.user_id is not None:
+        return QueueEntry.user_id == owner.user_id
+    return QueueEntry.session_id == owner.id
+
+
+def restore_table(row: Table, names: list[str | None]) -> TableSession:
+    seats: list[Seat | None] = []
+    for seat in (0, 1):
+        user = getattr(row, f"seat{seat}_user_id")
+        session = getattr(row, f"seat{seat}_session_id")
+        taken = user is not None or session is not None
+        seats.append(Seat(user, session, names[seat]) if taken else None)
+    return TableSession.restore(
+        row.actions,
+        id=row.id,
+        code=row.code,
+        rules=RuleSet.from_mapping(row.rules),
+        ranked=row.ranked,
+        seed=row.seed,
+        seats=seats,
+        move_seconds=row.move_seconds,
+        version=row.version,
+        status=row.status,
+        ending=row.ending,
+        winner=row.winner,
+        deadline=row.deadline,
+        timeouts=list(row.timeouts),
+        rematch=list(row.rematch),
+        next_id=row.next_id,
+        ratings=row.ratings,
+    )

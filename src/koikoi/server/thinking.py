@@ -1,0 +1,173 @@
+"""Where the server's computer thinks: in worker processes, away from the web requests.
+
+The routes are plain functions that uvicorn runs in threads of one process, so a
+computer that thinks in a request holds the GIL for as long as it thinks: the
+expert's tenth of a second (or its whole budget) per move slows every other request
+of the process, and one player's slow expert delays another's move. :class:`Thinking`
+sends the choices of the levels that think (``normal`` and ``expert``) to a pool of
+worker processes instead, and the request only waits for the answer; the easy
+computer's choice costs less than the trip, so it is made in the request.
+
+A worker plays exactly what the request would have: :func:`think` builds the player
+from its name, seed and options and asks it, so the same seed makes the same move
+wherever it is thought (the expert's ``budget_ms`` is a wall-clock cap, as it is
+in a request). Observations travel pickled (``Observation.__reduce__``).
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import multiprocessing.connection
+import os
+import signal
+import threading
+from collections.abc import Mapping
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any
+
+from koikoi.players import make_player
+from koikoi.round import Action, Observation
+
+POOLED = frozenset({"expert"})
+"""The levels whose choices are thought in the pool; any other is made where asked
+(easy and normal choose in a fraction of a millisecond, less than a trip to the pool)."""
+PROCESSES_ENV = "KOIKOI_THINKING_PROCESSES"
+"""The environment variable that sets the pool's worker count (default: the CPUs)."""
+START_METHOD = "spawn"
+"""How workers start: a fresh interpreter, never a fork of the threaded server (a fork
+copies whatever locks its other threads held at that moment)."""
+
+
+def think(
+    difficulty: str, seed: int, options: Mapping[str, Any], observation: Observation
+) -> Action:
+    """The choice of the player ``make_player(difficulty, seed, **options)`` at
+    ``observation``: what a worker runs (a module function, so it pickles by name)."""
+    return make_player(difficulty, seed, **options).choose(observation)
+
+
+def start_worker() -> None:
+    """A worker's first steps. Ctrl+C in the server's terminal reaches the workers too:
+    they leave it to the server, which stops them when it stops. And a worker ends with
+    the server however the server ends: killed, it has no chance to stop them, and a
+    worker waiting for work would wait for ever."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent.sentinel,), daemon=True).start()
+
+
+def _end_with(sentinel: int) -> None:
+    multiprocessing.connection.wait([sentinel])  # ready once the server has ended
+    os._exit(0)
+
+
+def default_processes() -> int:
+    """``KOIKOI_THINKING_PROCESSES``, else one worker per CPU."""
+    given = os.environ.get(PROCESSES_ENV)
+    if given is None:
+        return os.cpu_count() or 1
+    try:
+        processes = int(given)
+    except ValueError:
+        processes = 0
+    if processes < 1:
+        raise ValueError(f"{PROCESSES_ENV} must be a whole number of at least 1, not {given!r}")
+    return processes
+
+
+class Thinking:
+    """The computer's choices, thought in a pool of ``processes`` workers (by default
+    :func:`default_processes`), or all in the caller with ``inline=True``.
+
+    The pool starts at the first choice that needs it, with all its workers at once
+    (in parallel, so a later move never waits for a process to start), and lasts until
+    :meth:`close`; a choice after that starts a fresh one. Safe to share between
+    threads: each choice waits only for its own answer.
+    """
+
+    def __init__(self, processes: int | None = None, *, inline: bool = False) -> None:
+        if processes is not None and processes < 1:
+            raise ValueError(f"a thinking pool needs at least one process, not {processes}")
+        self.inline = inline
+        self.processes = 1 if inline else processes or default_processes()
+        self._lock = threading.Lock()
+        self._executor: ProcessPoolExecutor | None = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the pool's workers are up (or starting)."""
+        return self._executor is not None
+
+    def choose(
+        self, difficulty: str, seed: int, options: Mapping[str, Any], observation: Observation
+    ) -> Action:
+        """The action ``make_player(difficulty, seed, **options).choose(observation)``
+        returns; the levels in :data:`POOLED` think in a worker while this waits."""
+        if self.inline or difficulty not in POOLED:
+            return think(difficulty, seed, options, observation)
+        arguments = (difficulty, seed, dict(options), observation)
+        executor = self._pool()
+        try:
+            return executor.submit(think, *arguments).result()
+        except BrokenProcessPool:
+            # A worker died (killed, out of memory): the pool is of no more use, so this
+            # move, and the server's later ones, are thought by a fresh pool.
+            self._discard(executor)
+            return self._pool().submit(think, *arguments).result()
+
+    def close(self) -> None:
+        """Stop the workers, once the choices they are thinking are made."""
+        with self._lock:
+            executor, self._executor = self._executor, None
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
+
+    def __enter__(self) -> Thinking:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def _pool(self) -> ProcessPoolExecutor:
+        with self._lock:
+            if self._executor is None:
+                executor = ProcessPoolExecutor(
+                    self.processes,
+                    mp_context=multiprocessing.get_context(START_METHOD),
+                    initializer=start_worker,
+                )
+                # The executor starts a worker per task it cannot hand to an idle one, so
+                # a task for each starts them all now, side by side.
+                for _ in range(self.processes):
+                    executor.submit(os.getpid)
+                self._executor = executor
+            return self._executor
+
+    def _discard(self, executor: ProcessPoolExecutor) -> None:
+        with self._lock:
+            if self._executor is executor:
+                self._executor = None
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+@dataclass(frozen=True)
+class Chooser:
+    """The server's computer player: where it thinks, and the options that tune the
+    expert (``rollouts``, ``budget_ms``; the other levels take none)."""
+
+    thinking: Thinking
+    expert_options: Mapping[str, Any] = field(default_factory=dict)
+
+    def choose(self, difficulty: str, seed: int, observation: Observation) -> Action:
+        """The ``difficulty`` computer's choice at ``observation``, from ``seed``."""
+        options = self.expert_options if difficulty == "expert" else {}
+        return self.thinking.choose(difficulty, seed, options, observation)

@@ -1,0 +1,373 @@
+"""Tables between two people over the API: seats, turns, the clock, resign, rematch,
+the quick-match queue, and what each seat's WebSocket hears."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import pytest
+from fastapi import FastAPI
+from sqlalchemy import select
+from starlette.testclient import TestClient
+from starlette.websockets import WebSocketDisconnect
+
+from koikoi.cards import SLUGS
+from koikoi.match import Match
+from koikoi.round import action_from_json
+from koikoi.rules import PRESETS
+from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS
+from koikoi.store.models import Rating, Table, User
+from servers import PASSWORD, Clock, browser, sign_up
+
+
+def open_table(client: TestClient, **body: Any) -> dict[str, Any]:
+    response = client.post("/api/tables", json=body)
+    assert response.status_code == 201, response.text
+    state: dict[str, Any] = response.json()["state"]
+    return state
+
+
+def seated_pair(app: FastAPI, **body: Any) -> tuple[TestClient, TestClient, str]:
+    """Two browsers at one table, the match begun."""
+    host, friend = browser(app), browser(app)
+    table = open_table(host, **body)
+    response = friend.post(f"/api/tables/{table['id']}/seat")
+    assert response.status_code == 200, response.text
+    return host, friend, table["id"]
+
+
+def state_of(client: TestClient, table_id: str) -> dict[str, Any]:
+    response = client.get(f"/api/tables/{table_id}")
+    assert response.status_code == 200, response.text
+    state: dict[str, Any] = response.json()["state"]
+    return state
+
+
+def mover(host: TestClient, friend: TestClient, table_id: str) -> tuple[TestClient, dict[str, Any]]:
+    """The browser whose turn it is, and its state."""
+    for client in (host, friend):
+        state = state_of(client, table_id)
+        if state["your_turn"]:
+            return client, state
+    raise AssertionError("nobody is to move")
+
+
+def move(client: TestClient, table_id: str, state: dict[str, Any]) -> dict[str, Any]:
+    response = client.post(
+        f"/api/tables/{table_id}/actions",
+        json={"action": state["legal"][0], "version": state["version"]},
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+def hidden_cards(app: FastAPI, table_id: str, seat: int) -> set[str]:
+    """What ``seat`` may not see: the other hand and the stock, as the database holds them."""
+    with app.state.services.database() as db:
+        row = db.get(Table, table_id)
+        assert row is not None
+        match = Match(PRESETS["classic"], row.seed)
+        for data in row.actions:
+            match.apply(action_from_json(data))
+    game = match.round
+    hidden = game.hands[1 - seat] | sum(1 << card for card in game.stock_left)
+    return {SLUGS[card] for card in range(48) if hidden >> card & 1}
+
+
+def test_a_friend_sits_down_by_the_link_or_the_code(app: FastAPI) -> None:
+    host, friend = browser(app), browser(app)
+    table = open_table(host)
+    assert table["status"] == "open"
+    assert "hand" not in table  # no cards before the match begins
+    code = table["table"]["code"]
+    found = friend.get(f"/api/tables/code/{code}")
+    assert found.json() == {"id": table["id"]}
+    shown = friend.get(f"/api/tables/{table['id']}").json()
+    assert shown["state"] is None
+    assert shown["table"]["players"][1] is None
+    seated = friend.post(f"/api/tables/{table['id']}/seat").json()["state"]
+    assert seated["status"] == "playing"
+    assert len(seated["hand"]) == 8
+    host_view = state_of(host, table["id"])
+    assert set(host_view["hand"]).isdisjoint(seated["hand"])
+    assert host_view["table"]["players"][1] == {"name": None, "guest": True}
+    # Seats count from the viewer: each sees the other's hand as a number only.
+    assert host_view["opponent_hand"] == len(seated["hand"])
+    assert host_view["dealer"] == 1 - seated["dealer"]
+    assert host_view["turn"] == 1 - seated["turn"]
+
+
+def test_a_third_person_at_a_full_table_is_refused(app: FastAPI) -> None:
+    _, _, table_id = seated_pair(app)
+    third = browser(app)
+    assert third.post(f"/api/tables/{table_id}/seat").status_code == 409
+    refused = third.get(f"/api/tables/{table_id}")
+    assert refused.status_code == 403
+    assert "full" in refused.json()["detail"]
+    with third.websocket_connect(f"/api/tables/{table_id}/live") as socket:
+        assert socket.receive_json() == {"type": "error", "detail": "you do not sit at this table"}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            socket.receive_json()
+    assert closed.value.code == 4403
+
+
+def test_the_host_cannot_take_the_second_seat(app: FastAPI) -> None:
+    host = browser(app)
+    table = open_table(host)
+    response = host.post(f"/api/tables/{table['id']}/seat")
+    assert response.status_code == 409
+    assert "already sit" in response.json()["detail"]
+
+
+def test_moves_out_of_turn_for_the_other_seat_or_stale_are_refused(app: FastAPI) -> None:
+    host, friend, table_id = seated_pair(app)
+    client, state = mover(host, friend, table_id)
+    other = friend if client is host else host
+    waiting = state_of(other, table_id)
+    out_of_turn = other.post(
+        f"/api/tables/{table_id}/actions",
+        json={"action": state["legal"][0], "version": waiting["version"]},
+    )
+    assert out_of_turn.status_code == 409
+    assert "not your turn" in out_of_turn.json()["detail"]
+    my_seat = 0 if client is host else 1
+    for_other = client.post(
+        f"/api/tables/{table_id}/actions",
+        json={"action": state["legal"][0], "version": state["version"], "seat": 1 - my_seat},
+    )
+    assert for_other.status_code == 403
+    assert f"seat {1 - my_seat}" in for_other.json()["detail"]
+    stale = client.post(
+        f"/api/tables/{table_id}/actions",
+        json={"action": state["legal"][0], "version": state["version"] - 1},
+    )
+    assert stale.status_code == 409
+    assert "state" in stale.json()["detail"]
+    outsider = browser(app).post(
+        f"/api/tables/{table_id}/actions",
+        json={"action": state["legal"][0], "version": state["version"]},
+    )
+    assert outsider.status_code == 403
+    assert state_of(client, table_id)["version"] == state["version"]  # nothing changed
+
+
+@pytest.mark.parametrize("code", ["ABC", "abcdef", "AAAAA0", "../../x", "AAAAAAA"])
+def test_a_forged_table_code_is_refused(app: FastAPI, code: str) -> None:
+    response = browser(app).get(f"/api/tables/code/{code}")
+    assert response.status_code in (404, 422)
+
+
+def test_an_unknown_code_of_the_right_shape_is_not_found(app: FastAPI) -> None:
+    response = browser(app).get("/api/tables/code/ZZZZZZ")
+    assert response.status_code == 404
+    assert "ZZZZZZ" in response.json()["detail"]
+
+
+def test_each_seat_hears_every_move_on_its_websocket(app: FastAPI) -> None:
+    host, friend, table_id = seated_pair(app)
+    with (
+        host.websocket_connect(f"/api/tables/{table_id}/live") as host_live,
+        friend.websocket_connect(f"/api/tables/{table_id}/live") as friend_live,
+    ):
+        first = [host_live.receive_json(), friend_live.receive_json()]
+        assert [m["type"] for m in first] == ["state", "state"]
+        for _ in range(6):
+            client, state = mover(host, friend, table_id)
+            answer = move(client, table_id, state)
+            heard = [host_live.receive_json(), friend_live.receive_json()]
+            assert [m["type"] for m in heard] == ["update", "update"]
+            mine = heard[0] if client is host else heard[1]
+            theirs = heard[1] if client is host else heard[0]
+            assert mine["state"] == answer["state"]
+            assert theirs["state"]["version"] == answer["state"]["version"]
+            # The same events, from each side.
+            assert [e["type"] for e in mine["events"]] == [e["type"] for e in theirs["events"]]
+            for seat, message in ((0, heard[0]), (1, heard[1])):
+                text = json.dumps(message)
+                hidden = hidden_cards(app, table_id, seat)
+                shown = set(message["state"]["hand"]) | set(message["state"]["field"])
+                assert not hidden & shown
+                assert str(app.state.services.tables.load(table_id).seed) not in text
+
+
+def test_the_clock_moves_for_an_absent_player_then_forfeits(app: FastAPI, clock: Clock) -> None:
+    host, friend, table_id = seated_pair(app)
+    store = app.state.services.tables
+    client, state = mover(host, friend, table_id)
+    seat = 0 if client is host else 1
+    clock.advance(seconds=MOVE_SECONDS - 1)
+    assert store.expire() == 0
+    assert state_of(client, table_id)["version"] == state["version"]
+    timeouts = 0
+    while True:
+        current = state_of(host, table_id)
+        if current["status"] != "playing":
+            break
+        clock.advance(seconds=MOVE_SECONDS)
+        turn = store.load(table_id).match.turn
+        store.expire()
+        timeouts += 1
+        assert timeouts < 100
+        if turn != seat:  # the other player moves in time
+            other_client = host if turn == 0 else friend
+            other_state = state_of(other_client, table_id)
+            if other_state["your_turn"]:
+                move(other_client, table_id, other_state)
+    final = store.load(table_id)
+    assert final.ending == "forfeit"
+    assert final.winner == 1 - seat
+    assert final.timeouts[seat] == MAX_TIMEOUTS
+    assert state_of(client, table_id)["status"] == "lost"
+
+
+def test_resign_then_rematch_opens_a_new_table_for_both(app: FastAPI) -> None:
+    host, friend, table_id = seated_pair(app)
+    resigned = friend.post(f"/api/tables/{table_id}/resign")
+    assert resigned.status_code == 200
+    assert resigned.json()["state"]["status"] == "lost"
+    assert state_of(host, table_id)["status"] == "won"
+    assert host.post(f"/api/tables/{table_id}/resign").status_code == 409
+    offered = host.post(f"/api/tables/{table_id}/rematch").json()["state"]
+    assert offered["table"]["rematch"] == [True, False]
+    assert offered["table"]["next"] is None
+    accepted = friend.post(f"/api/tables/{table_id}/rematch").json()["state"]
+    again = accepted["table"]["next"]
+    assert again
+    assert state_of(host, again)["status"] == "playing"
+    assert state_of(friend, again)["status"] == "playing"
+
+
+def test_a_ranked_table_moves_both_ratings(app: FastAPI) -> None:
+    host, friend = browser(app), browser(app)
+    sign_up(host, "Hana")
+    sign_up(friend, "Kaze")
+    table = open_table(host, ranked=True)
+    guest = browser(app)
+    assert guest.post(f"/api/tables/{table['id']}/seat").status_code == 403
+    assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 200
+    assert state_of(host, table["id"])["table"]["players"][1]["name"] == "Kaze"
+    friend.post(f"/api/tables/{table['id']}/resign")
+    ratings = app.state.services.tables.load(table["id"]).ratings
+    assert ratings[0][1] > ratings[0][0]
+    assert ratings[1][1] < ratings[1][0]
+    assert PASSWORD
+
+
+def test_the_quick_match_queue_pairs_close_ratings_and_widens(app: FastAPI, clock: Clock) -> None:
+    one, two = browser(app), browser(app)
+    assert one.post("/api/queue", json={"preset": "classic"}).json()["status"] == "waiting"
+    paired = two.post("/api/queue", json={"preset": "classic"}).json()
+    assert paired["status"] == "paired"
+    assert one.get("/api/queue").json() == paired
+    state = state_of(one, paired["table"])
+    assert state["status"] == "playing"
+    three = browser(app)
+    three.post("/api/queue", json={"preset": "classic"})
+    assert three.delete("/api/queue").json() == {"status": "none"}
+    assert three.get("/api/queue").json() == {"status": "none"}
+    bad = three.post("/api/queue", json={"preset": "nonsense"})
+    assert bad.status_code == 422
+    assert "nonsense" in bad.json()["detail"]
+
+
+def set_rating(app: FastAPI, name: str, mu: float) -> None:
+    with app.state.services.database.begin() as db:
+        user = db.scalar(select(User).where(User.name == name))
+        assert user is not None
+        db.add(Rating(user_id=user.id, rules_name="classic", mu=mu, sigma=100.0, matches=9))
+
+
+def test_the_queue_waits_for_a_close_rating_then_widens(app: FastAPI, clock: Clock) -> None:
+    strong, weak = browser(app), browser(app)
+    sign_up(strong, "Tsuki")
+    sign_up(weak, "Hoshi")
+    set_rating(app, "Tsuki", 1850.0)
+    set_rating(app, "Hoshi", 1500.0)
+    assert strong.post("/api/queue", json={"preset": "classic"}).json()["status"] == "waiting"
+    waiting = weak.post("/api/queue", json={"preset": "classic"}).json()
+    assert waiting["status"] == "waiting"  # 350 apart: too far for a new wait
+    assert waiting["ranked"]
+    clock.advance(seconds=20)
+    assert strong.get("/api/queue").json()["range"] == 100 + 50 * 4
+    clock.advance(seconds=10)  # 30 s: the range is 400 now
+    paired = weak.get("/api/queue").json()
+    assert paired["status"] == "paired"
+    state = state_of(strong, paired["table"])
+    assert state["ranked"]
+    assert {p["name"] for p in state["table"]["players"]} == {"Tsuki", "Hoshi"}
+
+
+def test_guests_and_players_queue_apart(app: FastAPI) -> None:
+    player, guest = browser(app), browser(app)
+    sign_up(player, "Ame")
+    player.post("/api/queue", json={"preset": "classic"})
+    assert guest.post("/api/queue", json={"preset": "classic"}).json()["status"] == "waiting"
+    assert player.get("/api/queue").json()["status"] == "waiting"
+    refused = player.post("/api/queue", json={"preset": "koikoi-japan"})
+    assert refused.status_code == 422
+
+
+def test_a_table_owes_its_timeouts_to_whoever_looks_first(app: FastAPI, clock: Clock) -> None:
+    host, friend, table_id = seated_pair(app)
+    before = state_of(host, table_id)
+    clock.advance(seconds=MOVE_SECONDS)
+    after = state_of(friend, table_id)  # no sweep ran: the read makes the move
+    assert after["version"] == before["version"] + 1
+    assert after["table"]["timeouts"][0] + after["table"]["timeouts"][1] == 1
+
+
+def test_the_host_closes_an_open_table_and_a_day_closes_a_forgotten_one(
+    app: FastAPI, clock: Clock
+) -> None:
+    host, friend = browser(app), browser(app)
+    table = open_table(host)
+    assert friend.delete(f"/api/tables/{table['id']}").status_code == 403
+    closed = host.delete(f"/api/tables/{table['id']}")
+    assert closed.status_code == 200
+    assert closed.json()["state"]["table"]["ending"] == "cancelled"
+    assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 409
+    forgotten = open_table(host)
+    clock.advance(days=1, seconds=1)
+    app.state.services.tables.expire()
+    assert state_of(host, forgotten["id"])["table"]["ending"] == "cancelled"
+    _, seated, playing = seated_pair(app)
+    assert seated.delete(f"/api/tables/{playing}").status_code == 409
+
+
+def test_nobody_is_paired_with_a_page_that_stopped_asking(app: FastAPI, clock: Clock) -> None:
+    gone, waiting, late = browser(app), browser(app), browser(app)
+    gone.post("/api/queue", json={"preset": "classic"})
+    clock.advance(seconds=21)  # the page was closed: it no longer asks
+    assert waiting.post("/api/queue", json={"preset": "classic"}).json()["status"] == "waiting"
+    app.state.services.tables.pair_waiting()
+    assert gone.get("/api/queue").json() == {"status": "none"}
+    assert late.post("/api/queue", json={"preset": "classic"}).json()["status"] == "paired"
+
+
+def test_two_rematch_offers_at_once_both_land(app: FastAPI) -> None:
+    """Offers do not conflict: the one that finds the table moved on offers again."""
+    for _ in range(4):
+        host, friend, table_id = seated_pair(app)
+        friend.post(f"/api/tables/{table_id}/resign")
+        start = threading.Barrier(2)
+        answers: list[int] = []
+
+        def offer(
+            client: TestClient, start: threading.Barrier, answers: list[int], table_id: str
+        ) -> None:
+            start.wait()
+            answers.append(client.post(f"/api/tables/{table_id}/rematch").status_code)
+
+        threads = [
+            threading.Thread(target=offer, args=(c, start, answers, table_id))
+            for c in (host, friend)
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert answers == [200, 200]
+        assert state_of(host, table_id)["table"]["next"]
