@@ -9,7 +9,7 @@ import httpx2
 import pytest
 from argon2 import PasswordHasher
 from fastapi import FastAPI
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 from starlette.testclient import TestClient
 
 from koikoi.server.accounts import FORGET_AFTER, FREE_CHECKS, MAX_DELAY
@@ -523,3 +523,30 @@ def test_ended_sessions_are_forgotten_at_the_next_start(database_url: str, clock
     restarted = make_app(database_url, clock)
     assert count(restarted, BrowserSession) == 0
     assert count(restarted, User) == 1
+
+
+def test_a_session_in_use_is_marked_every_few_minutes_not_every_request(
+    app: FastAPI, clock: Clock
+) -> None:
+    client = browser(app)
+    new_game(client)  # the visitor's session is stored
+    updates: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        if statement.lstrip().upper().startswith("UPDATE SESSIONS"):
+            updates.append(statement)
+
+    engine = app.state.services.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        for _ in range(3):
+            new_game(client)
+        assert updates == []  # marked moments ago, as each request read
+        clock.advance(minutes=6)
+        new_game(client)
+        assert len(updates) == 1
+        with app.state.services.database() as db:
+            stored = db.scalars(select(BrowserSession)).one()
+        assert stored.last_seen == clock.now
+    finally:
+        event.remove(engine, "before_cursor_execute", count)

@@ -19,7 +19,7 @@ from koikoi.round import action_from_json
 from koikoi.rules import PRESETS
 from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS
 from koikoi.store.models import Rating, Table, User
-from servers import PASSWORD, Clock, browser, sign_up
+from servers import PASSWORD, Clock, browser, make_app, sign_up
 
 
 def open_table(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -371,3 +371,27 @@ def test_two_rematch_offers_at_once_both_land(app: FastAPI) -> None:
             thread.join()
         assert answers == [200, 200]
         assert state_of(host, table_id)["table"]["next"]
+
+
+def test_a_process_whose_copy_of_the_table_is_behind_reads_it_afresh(
+    database_url: str, clock: Clock
+) -> None:
+    """Two server processes on one database, each seat on its own: every move finds
+    the other process's kept copy one move behind."""
+    first, second = make_app(database_url, clock), make_app(database_url, clock)
+    host, friend = browser(first), browser(second)
+    table = open_table(host)
+    assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 200
+    for _ in range(30):
+        client, state = mover(host, friend, table["id"])
+        if state["status"] != "playing":
+            break
+        stale = client.post(
+            f"/api/tables/{table['id']}/actions",
+            json={"action": state["legal"][0], "version": state["version"] - 1},
+        )
+        assert stale.status_code == 409
+        answer = move(client, table["id"], state)
+        assert answer["state"]["version"] == state["version"] + 1
+    stored = first.state.services.tables.load(table["id"])
+    assert stored.version > 20

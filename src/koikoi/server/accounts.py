@@ -148,6 +148,8 @@ class SessionInfo:
     user_name: str | None
     stored: bool = True
     """False for a visitor who has changed nothing yet: their session has no row."""
+    last_seen: datetime | None = None
+    """When the stored session was last marked as in use (as read with it)."""
 
 
 def _digest(token: str) -> str:
@@ -213,7 +215,8 @@ class Sessions:
         if self.clock() - row.last_seen > SESSION_IDLE:
             return None
         user = db.get(User, row.user_id) if row.user_id is not None else None
-        return SessionInfo(row.id, row.csrf, row.user_id, user.name if user else None)
+        name = user.name if user else None
+        return SessionInfo(row.id, row.csrf, row.user_id, name, last_seen=row.last_seen)
 
     def visit(self) -> tuple[SessionInfo, str]:
         """A new visitor's session (no row yet) and the cookie value that names it."""
@@ -229,6 +232,8 @@ class Sessions:
             row = {"id": info.id, "user_id": None, "csrf": info.csrf}
             insert_new(db, BrowserSession, [{**row, "created": now, "last_seen": now}])
             return dataclasses.replace(info, stored=True)
+        if info.last_seen is not None and info.last_seen >= now - TOUCH_EVERY:
+            return info  # marked lately, as the read showed: no write at all
         db.execute(  # a write per five minutes, not per request
             update(BrowserSession)
             .where(BrowserSession.id == info.id, BrowserSession.last_seen < now - TOUCH_EVERY)

@@ -27,7 +27,13 @@ from koikoi.players import make_player
 from koikoi.round import action_from_json, action_to_json
 from koikoi.rules import RuleSet
 from koikoi.server.accounts import SessionInfo
-from koikoi.server.games import GameOverError, StaleActionError, apply_action, rules_name
+from koikoi.server.games import (
+    GameOverError,
+    StaleActionError,
+    apply_action,
+    round_over_events,
+    rules_name,
+)
 from koikoi.server.views import seat_event, seat_json
 
 OPEN, PLAYING, OVER = "open", "playing", "over"
@@ -160,8 +166,10 @@ class TableSession:
     def _begin(self, now: datetime) -> list[dict[str, Any]]:
         self.status = PLAYING
         self.version += 1
-        events: list[dict[str, Any]] = [{"type": "sat", "seat": 1}]
-        if self.match.is_over:  # over at the deal (hand yaku)
+        # Then the deal, as a match against the computer opens (or the round, and the
+        # match, over at the deal by a hand yaku).
+        events = [{"type": "sat", "seat": 1}, *round_over_events(self.match, 1)]
+        if self.match.is_over:
             self._finish(PLAYED, self.match.winner)
         self._restart_clock(now)
         return events

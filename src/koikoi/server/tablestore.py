@@ -13,20 +13,23 @@ table), the versions keeping two processes from making one timeout twice.
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
 from koikoi.rules import PRESETS, RuleSet
 from koikoi.server.accounts import Clock, SessionInfo
-from koikoi.server.games import RANKED_PRESETS, StaleActionError
+from koikoi.server.games import RANKED_PRESETS, GameOverError, StaleActionError
 from koikoi.server.live import Broker
 from koikoi.server.rating import START, START_SIGMA, rated_pair
 from koikoi.server.tables import (
@@ -73,6 +76,19 @@ class Change:
     views: list[dict[str, Any]]
 
 
+KEPT_TABLES = 4096
+"""Tables a process keeps as it last left them, to change without reading them."""
+_SEATED = (aliased(User), aliased(User))
+LOAD = (
+    select(Table, _SEATED[0].name, _SEATED[1].name)
+    .outerjoin(_SEATED[0], _SEATED[0].id == Table.seat0_user_id)
+    .outerjoin(_SEATED[1], _SEATED[1].id == Table.seat1_user_id)
+    .where(Table.id == bindparam("table_id"))
+)
+"""A table's row and its players' names (built once: building it costs more than
+running it)."""
+
+
 def table_channel(table_id: str) -> str:
     return f"table:{table_id}"
 
@@ -106,6 +122,10 @@ class TableStore:
         self.broker = broker
         self.seeds = seeds
         """Draws each new table's deal (a test or ``koikoi serve --seed`` fixes it)."""
+        self._copies: OrderedDict[str, TableSession] = OrderedDict()
+        """The tables this process changed last, as it left them (newest last)."""
+        self._copies_lock = threading.Lock()
+        self._locks = [threading.Lock() for _ in range(64)]
 
     # -- tables ---------------------------------------------------------------------
 
@@ -186,14 +206,8 @@ class TableStore:
 
     def load(self, table_id: str) -> TableSession:
         """The table as stored (one query: the row and its players' names)."""
-        names = [aliased(User), aliased(User)]
         with self.sessions() as db:
-            found = db.execute(
-                select(Table, names[0].name, names[1].name)
-                .outerjoin(names[0], names[0].id == Table.seat0_user_id)
-                .outerjoin(names[1], names[1].id == Table.seat1_user_id)
-                .where(Table.id == table_id)
-            ).one_or_none()
+            found = db.execute(LOAD, {"table_id": table_id}).one_or_none()
         if found is None:
             raise TableError(404, f"no table {table_id!r}")
         row, first, second = found
@@ -201,16 +215,53 @@ class TableStore:
 
     def current(self, table_id: str) -> TableSession:
         """The table as stored, once the moves its clock owes are made (should no sweep
-        have made them yet): what a player is shown, and what their move answers."""
-        table = self.load(table_id)
+        have made them yet): what a player is shown."""
+        return self._apply(table_id, lambda t, now: [], fresh=True).table
+
+    def _apply(
+        self,
+        table_id: str,
+        change: Callable[[TableSession, datetime], list[dict[str, Any]]],
+        before: Callable[[TableSession, Session], None] | None = None,
+        *,
+        fresh: bool = False,
+    ) -> Change:
+        """Make the moves the table's clock owes, then ``change``: on the table as this
+        process last left it, if it still holds it (no read, no replay), else as stored.
+
+        A copy another process has moved past fails as stale, by its version or at the
+        write; it is then dropped and the change made once more on the table as stored.
+        The table is out of the copies while it changes (so no other thread sees it
+        half-changed), and one table changes in one thread at a time.
+        """
+        with self._locks[hash(table_id) % len(self._locks)]:
+            with self._copies_lock:
+                copy = self._copies.pop(table_id, None)
+            if copy is not None and not fresh:
+                try:
+                    return self._keep(self._settled(copy, change, before))
+                except (StaleActionError, TableError, GameOverError):
+                    pass  # perhaps only the copy was behind: as stored, then
+            return self._keep(self._settled(self.load(table_id), change, before))
+
+    def _settled(
+        self,
+        table: TableSession,
+        change: Callable[[TableSession, datetime], list[dict[str, Any]]],
+        before: Callable[[TableSession, Session], None] | None,
+    ) -> Change:
         for _ in range(MAX_TIMEOUTS):  # then it has forfeited
             if not table.due(self.clock()):
                 break
-            try:
-                table = self._change(table, lambda t, at: t.timeout(at)).table
-            except StaleActionError:  # another process made it first
-                table = self.load(table_id)
-        return table
+            table = self._change(table, lambda t, at: t.timeout(at)).table
+        return self._change(table, change, before)
+
+    def _keep(self, change: Change) -> Change:
+        with self._copies_lock:
+            self._copies[change.table.id] = change.table
+            while len(self._copies) > KEPT_TABLES:
+                self._copies.popitem(last=False)
+        return change
 
     def find(self, code: str) -> str:
         """The id of the table a code names."""
@@ -221,7 +272,7 @@ class TableStore:
         return found
 
     def sit(self, table_id: str, owner: SessionInfo) -> Change:
-        return self._change(self.load(table_id), lambda t, now: t.sit(owner, now))
+        return self._apply(table_id, lambda t, now: t.sit(owner, now))
 
     def act(
         self, table_id: str, owner: SessionInfo, data: Any, version: int, claimed: int | None
@@ -229,14 +280,13 @@ class TableStore:
         def move(table: TableSession, now: datetime) -> list[dict[str, Any]]:
             return table.act(table.seated(owner), data, version, now, claimed=claimed)
 
-        return self._change(self.current(table_id), move)
+        return self._apply(table_id, move)
 
     def resign(self, table_id: str, owner: SessionInfo) -> Change:
-        table = self.current(table_id)
-        return self._change(table, lambda t, now: t.resign(t.seated(owner), now))
+        return self._apply(table_id, lambda t, now: t.resign(t.seated(owner), now))
 
     def cancel(self, table_id: str, owner: SessionInfo) -> Change:
-        return self._change(self.load(table_id), lambda t, now: t.cancel(t.seated(owner)))
+        return self._apply(table_id, lambda t, now: t.cancel(t.seated(owner)))
 
     def rematch(self, table_id: str, owner: SessionInfo) -> TableSession:
         """Offer (or accept) another match at a finished table; once both seats want it,
@@ -248,12 +298,14 @@ class TableStore:
                 table.next_id = secrets.token_urlsafe(16)
             return events
 
-        for _ in range(3):
-            table = self.load(table_id)
+        def offered(table: TableSession, now: datetime) -> list[dict[str, Any]]:
             if table.rematch[table.seated(owner)]:
-                return table  # offered already: nothing changes
+                return []  # offered already: nothing changes
+            return offer(table, now)
+
+        for _ in range(3):
             try:
-                return self._change(table, offer, before=self._open_rematch).table
+                return self._apply(table_id, offered, before=self._open_rematch).table
             except StaleActionError:
                 continue  # the other offer landed first: offers do not conflict, so again
         raise StaleActionError("the table keeps changing; reload the table")
@@ -301,7 +353,8 @@ class TableStore:
         made = 0
         for table_id in due:
             try:
-                made += bool(self._change(self.load(table_id), lambda t, at: t.timeout(at)).events)
+                before = self.load(table_id).version
+                made += self._apply(table_id, lambda t, at: [], fresh=True).table.version > before
             except (StaleActionError, TableError):  # another process made it first
                 continue
         return made
@@ -336,7 +389,10 @@ class TableStore:
             if table.status == OVER and table.ranked and not was_over:
                 self._rate(db, table)
         views = table.views(events, now)
-        self.broker.publish(table_channel(table.id), {"version": table.version, "views": views})
+        # Each seat's WebSocket message, written once here rather than by every process
+        # that passes it on.
+        updates = [json.dumps({"type": "update", **view}, separators=(",", ":")) for view in views]
+        self.broker.publish(table_channel(table.id), {"version": table.version, "updates": updates})
         return Change(table, events, views)
 
     def _rate(self, db: Session, table: TableSession) -> None:

@@ -105,6 +105,17 @@ export const api = {
     isPractice(id) ? practice.act(id, action, version) : request("POST", `/api/games/${path(id)}/actions`, { action, version }),
   resign: (id) => (isPractice(id) ? practice.resign(id) : request("POST", `/api/games/${path(id)}/resign`)),
   replay: (id) => (isPractice(id) ? practice.replay(id) : request("GET", `/api/games/${path(id)}/replay`)),
+  // Tables between two people (never practice: the server deals and keeps the clock).
+  openTable: (rules, ranked, moveSeconds) => request("POST", "/api/tables", { rules, ranked, ...(moveSeconds ? { move_seconds: moveSeconds } : {}) }),
+  findTable: (code) => request("GET", `/api/tables/code/${path(code)}`),
+  table: (id) => request("GET", `/api/tables/${path(id)}`),
+  sit: (id) => request("POST", `/api/tables/${path(id)}/seat`),
+  tableAct: (id, action, version) => request("POST", `/api/tables/${path(id)}/actions`, { action, version }),
+  tableResign: (id) => request("POST", `/api/tables/${path(id)}/resign`),
+  tableRematch: (id) => request("POST", `/api/tables/${path(id)}/rematch`),
+  joinQueue: (preset) => request("POST", "/api/queue", { preset }),
+  queue: () => request("GET", "/api/queue"),
+  leaveQueue: () => request("DELETE", "/api/queue"),
   leaderboard: (query) => request("GET", `/api/leaderboard?${new URLSearchParams(query)}`),
   player: (name) => request("GET", `/api/players/${path(name)}`),
 };

@@ -6,6 +6,7 @@ import { ApiError, api } from "./api.js";
 import { byId, cardName, info, installLongPress, setCards } from "./cards.js";
 import { announce, clear, closeAllModals, confirmDialog, h, icon, modalOpen, openModal, retranslateToast, toast } from "./dom.js";
 import { openHelp } from "./help.js";
+import { openQueuePanel, renderLobby } from "./person.js";
 import { isolate, loadLanguage, plural, t } from "./i18n.js";
 import { renderLeaderboard, renderPageStatus, renderProfile } from "./pages.js";
 import { isPractice, practice } from "./practice.js";
@@ -16,10 +17,18 @@ import { PACES, apply as applySettings, delay, pace, save, setDelay, settings, u
 import { openSettings } from "./settingsdialog.js";
 import { renderStart, startRules } from "./start.js";
 import { showMatchSummary, showRoundSummary } from "./summary.js";
-import { SEAT_CPU, SEAT_YOU, logList, moveText, renderTable, side, statusText, updateChoice, yakuText } from "./table.js";
+import { SEAT_CPU, SEAT_YOU, clockText, logList, moveText, renderTable, setOpponent, side, statusText, updateChoice, who, yakuText } from "./table.js";
 
 const GAME_KEY = "koikoi.game";
 const SETUP_KEY = "koikoi.setup";
+
+/** A table between people: how often a page without its WebSocket reads the table
+ * again, how long the socket may take to say anything before that starts, and the
+ * longest wait before trying the socket again after a drop. */
+const POLL_MS = 3000;
+const LIVE_OPEN_MS = 5000;
+const LIVE_RETRY_MAX_MS = 30000;
+const QUEUE_POLL_MS = 2000;
 
 /** Delays (ms at normal pace) between the steps the table shows. */
 const PACE = { reveal: 750, ownReveal: 260, settle: 420, banner: 1100, yaku: 900, deal: 650 };
@@ -32,7 +41,10 @@ const app = {
   view: null, // the table as shown (events move it step by step)
   ui: { selected: null, busy: false, waiting: false, status: null, banner: null },
   log: [],
-  screen: "boot", // "start", "table" or "page"
+  screen: "boot", // "start", "table", "page" or "lobby" (a person's table before its match)
+  table: null, // at a table between people: its live connection, clock and rematch (see openLive)
+  lobby: null, // the lobby shown: {kind, table, notice}
+  queue: null, // a quick match being waited for
   games: [], // the matches in progress the start screen offers
   page: null, // the page shown: its route ({page, query | arg}), data and error
   away: false, // the table was left for a page: going back returns to it
@@ -119,7 +131,9 @@ function render() {
   const root = document.getElementById("root");
   root.dataset.screen = app.screen;
   if (app.screen === "table" && app.view) {
-    renderTable(screen(), app.view, app.ui, handlers, app.log);
+    renderTable(screen(), app.view, app.ui, handlers, app.log, tableExtras());
+  } else if (app.screen === "lobby") {
+    renderLobby(screen(), { ...app.lobby, notice: app.table && app.table.notice ? t(app.table.notice) : null }, { onSit: sitDown, onBack: backToStart });
   } else if (app.screen === "start") {
     renderStart(screen(), {
       catalog: app.catalog,
@@ -131,6 +145,9 @@ function render() {
       onHelp: showHelp,
       onChange: saveSetup,
       onSignIn: () => openSignIn(),
+      onInvite: inviteFriend,
+      onJoinCode: joinByCode,
+      onQuickMatch: quickMatch,
     });
   } else if (app.screen === "page") {
     const page = app.page;
@@ -158,7 +175,10 @@ function saveSetup(setup) {
 
 function showStart() {
   app.epoch += 1;
+  closeTable();
   closeAllModals();
+  // From a table's address: the start screen's own, a step back returning to the table.
+  if (location.hash.startsWith("#/table/")) history.pushState(null, "", href.game);
   app.screen = "start";
   app.away = false;
   app.ui = freshUi();
@@ -207,7 +227,7 @@ async function refreshGames() {
 function openTableMenu() {
   const close = h("button", { type: "button", class: "icon-btn dialog-close", "aria-label": t("ui.close"), title: t("ui.close") }, icon("close"));
   const back = h("button", { type: "button", class: "btn", "data-testid": "menu-back" }, t("ui.menu_resume_later"));
-  const resign = app.game && !app.game.over
+  const resign = app.game && !app.game.over && (!app.table || app.game.status === "playing")
     ? h("button", { type: "button", class: "btn btn-danger-ghost", "data-testid": "resign-button" }, t("resign.action"))
     : null;
   const panel = h(
@@ -242,9 +262,13 @@ async function resignMatch() {
   app.ui = freshUi();
   let body;
   try {
-    body = await api.resign(state.id);
+    body = await (app.table ? api.tableResign(state.id) : api.resign(state.id));
   } catch (error) {
     await recover(error);
+    return;
+  }
+  if (app.table) {
+    receive(body.state, body.events);
     return;
   }
   app.game = body.state;
@@ -273,6 +297,18 @@ const PAGES = {
 /** Show what the address asks for: a page, or the game (back to the table if it was left for a page). */
 function route() {
   const wanted = parseRoute(location.hash, boardPresets());
+  if (wanted && wanted.page === "table") {
+    openTableRoute(wanted.arg);
+    return;
+  }
+  if (!wanted && app.table) {
+    showStart();
+    return;
+  }
+  if (wanted && app.table) {
+    closeTable(); // a page from a person's table: the way back is the table's link
+    app.screen = "page";
+  }
   if (!wanted) {
     if (app.screen === "page" && app.away && app.game && !app.game.over) enterTable(app.game, [], { keepLog: true });
     else if (app.screen !== "start" && app.screen !== "table") showStart();
@@ -509,7 +545,7 @@ async function step(event, state, { boardless = false } = {}) {
     case "yaku": {
       if (!boardless) view.yaku[event.seat] = { ...event.yaku };
       const yaku = { ...event.yaku };
-      const text = () => t(`log.yaku.${side(event.seat)}`, { yaku: yakuText(yaku) });
+      const text = () => t(`log.yaku.${side(event.seat)}`, { yaku: yakuText(yaku), ...named() });
       addLog("yaku", text);
       app.ui.status = text;
       render();
@@ -522,7 +558,7 @@ async function step(event, state, { boardless = false } = {}) {
         [view.multiplier, view.opponent_multiplier] = event.multipliers;
         if (event.seat === SEAT_YOU) view.bonus = koikoiBonus(view.rules, view.calls[SEAT_YOU]);
       }
-      const text = () => t(`log.koikoi.${side(event.seat)}`);
+      const text = () => t(`log.koikoi.${side(event.seat)}`, named());
       addLog("koikoi", text);
       app.ui.status = text;
       await showBanner("koikoi", text);
@@ -530,7 +566,7 @@ async function step(event, state, { boardless = false } = {}) {
       break;
     }
     case "stop": {
-      const text = () => t(`log.stop.${side(event.seat)}`);
+      const text = () => t(`log.stop.${side(event.seat)}`, named());
       addLog("stop", text);
       app.ui.status = text;
       await showBanner("stop", text);
@@ -540,7 +576,7 @@ async function step(event, state, { boardless = false } = {}) {
     case "round-over": {
       const outcome = event.winner === null ? "draw" : side(event.winner);
       const points = event.winner === null ? 0 : event.points[event.winner];
-      addLog("round", () => t(`log.round.${outcome}`, { round: event.round, points: plural("points", points) }));
+      addLog("round", () => t(`log.round.${outcome}`, { round: event.round, points: plural("points", points), ...named() }));
       if (view && !boardless) view.totals = totalsAfter(state.results, event.round, state.rules);
       app.ui.status = () => t("status.round_over");
       render();
@@ -551,9 +587,28 @@ async function step(event, state, { boardless = false } = {}) {
     }
     case "match-over": {
       const outcome = event.winner === null ? "draw" : side(event.winner);
-      addLog("match", event.resigned ? () => t("log.resign.you") : () => t(`log.match.${outcome}`, { you: event.totals[SEAT_YOU], cpu: event.totals[SEAT_CPU] }));
+      let text = () => t(`log.match.${outcome}`, { you: event.totals[SEAT_YOU], cpu: event.totals[SEAT_CPU], ...named() });
+      // Between people, either may resign, or forfeit to the clock.
+      if (event.ending === "forfeit") text = () => t(`log.forfeit.${side(1 - event.winner)}`, named());
+      else if (event.resigned) text = () => t(`log.resign.${app.table ? side(1 - event.winner) : "you"}`, named());
+      addLog("match", text);
       break;
     }
+    case "timeout": {
+      // The clock ran out: the computer's easy player made this seat's move for it.
+      const text = () => t(`log.timeout.${side(event.seat)}`, named());
+      addLog("timeout", text);
+      app.ui.status = text;
+      await showBanner("timeout", text);
+      render();
+      break;
+    }
+    case "sat":
+      addLog("sat", () => t("log.sat", named()));
+      break;
+    case "rematch":
+      if (event.seat !== SEAT_YOU) addLog("rematch", () => t("rematch.wanted", named()));
+      break;
     default:
       break;
   }
@@ -587,8 +642,8 @@ async function playEvents(events, state, { skip = 0 }) {
     const deal = events[start];
     const last = d === deals.length - 1;
     if (last) app.view = initialView(state, events.slice(start + 1));
-    addLog("deal", () => t(`log.deal.${side(deal.dealer)}`, { round: deal.round }));
-    app.ui.status = () => t(`log.deal.${side(deal.dealer)}`, { round: deal.round });
+    addLog("deal", () => t(`log.deal.${side(deal.dealer)}`, { round: deal.round, ...named() }));
+    app.ui.status = () => t(`log.deal.${side(deal.dealer)}`, { round: deal.round, ...named() });
     render();
     await pause(PACE.deal);
     for (let i = start + 1; i < end; i += 1) await step(events[i], state, { boardless: !last });
@@ -608,6 +663,10 @@ async function playEvents(events, state, { skip = 0 }) {
   render();
   if (state.your_turn && !state.over) announce(statusText(app.view, {}));
   const matchOver = events.find((event) => event.type === "match-over");
+  if (app.table && (matchOver || state.over)) {
+    showTableSummary(state);
+    return;
+  }
   if (matchOver || state.over) {
     localStorage.removeItem(GAME_KEY);
     if (state.points > 0) api.session().catch(() => {}); // the header shows the new points
@@ -672,6 +731,7 @@ async function startGame(difficulty, rules, ranked) {
 
 async function enterTable(state, events, { keepLog = false } = {}) {
   closeAllModals();
+  setOpponent(null);
   app.screen = "table";
   app.away = false;
   app.game = state;
@@ -704,6 +764,477 @@ async function rematch() {
   await startGame(app.lastSetup.difficulty, app.lastSetup.rules, app.lastSetup.ranked);
 }
 
+// -- tables between two people ------------------------------------------------------------
+//
+// One table page holds one live connection: a WebSocket whose first message is the
+// whole state and every later one a change (the opponent's moves, the clock's, a
+// rematch offer). Every state, whichever way it comes (the socket, the answer to one's
+// own move, a poll), goes through receive(): only a newer version is taken, and its
+// events are shown one batch after another, as the computer game shows its answers.
+
+/** The other seat's name for the texts that speak of it ({name}). */
+function named() {
+  return { name: who(SEAT_CPU) };
+}
+
+/** What the table view adds at a person's table: the clock, timeouts, the live notice. */
+function tableExtras() {
+  const table = app.table;
+  const info = app.game && app.game.table;
+  if (!table || !info) return null;
+  const playing = app.game.status === "playing";
+  return {
+    toMove: playing ? (app.game.your_turn ? SEAT_YOU : SEAT_CPU) : null,
+    clock: playing && table.deadline !== null ? () => (table.deadline - performance.now()) / 1000 : null,
+    timeouts: info.timeouts,
+    max: info.max_timeouts,
+    notice: table.notice ? t(table.notice) : null,
+  };
+}
+
+/** The move clock, once a second: only its text changes, the table is not drawn again. */
+function tickClock() {
+  const table = app.table;
+  if (!table || table.deadline === null) return;
+  const left = (table.deadline - performance.now()) / 1000;
+  for (const element of document.querySelectorAll("[data-clock]")) {
+    element.textContent = clockText(left);
+    element.classList.toggle("is-low", left <= 10);
+  }
+}
+
+/** Start a table's session (its id): the clock's tick and the live connection. */
+function openLive(id) {
+  closeTable();
+  const table = {
+    id,
+    socket: null,
+    failures: 0,
+    retryTimer: null,
+    pollTimer: null,
+    openTimer: null,
+    pingTimer: null,
+    clockTimer: setInterval(tickClock, 1000),
+    deadline: null,
+    notice: null, // a message key: the live connection is unavailable
+    closed: false,
+    own: null, // one's own move, shown before the server's answer
+    chain: Promise.resolve(),
+    summaryShown: false,
+    showRematch: null,
+  };
+  app.table = table;
+  connect(table);
+  return table;
+}
+
+/** Leave the table's page: the socket closes, the timers stop. */
+function closeTable() {
+  const table = app.table;
+  if (!table) return;
+  table.closed = true;
+  app.table = null;
+  clearInterval(table.clockTimer);
+  clearTimeout(table.retryTimer);
+  clearTimeout(table.openTimer);
+  clearInterval(table.pingTimer);
+  stopPolling(table);
+  if (table.socket) table.socket.close(1000);
+  table.socket = null;
+  setOpponent(null);
+}
+
+function liveUrl(id) {
+  return `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/tables/${encodeURIComponent(id)}/live`;
+}
+
+function connect(table) {
+  if (table.closed) return;
+  let socket;
+  try {
+    socket = new WebSocket(liveUrl(table.id));
+  } catch {
+    fallBack(table);
+    return;
+  }
+  table.socket = socket;
+  let heard = false;
+  let openedAt = null;
+  // A socket that says nothing for a while is as good as none: read the table meanwhile.
+  table.openTimer = setTimeout(() => {
+    if (!heard && table.socket === socket) fallBack(table);
+  }, LIVE_OPEN_MS);
+  socket.addEventListener("open", () => {
+    openedAt = performance.now();
+  });
+  socket.addEventListener("message", (message) => {
+    if (table.closed || table.socket !== socket || message.data === "pong") return;
+    let data;
+    try {
+      data = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    if (data.type === "state") {
+      heard = true;
+      table.failures = 0;
+      clearTimeout(table.openTimer);
+      clearInterval(table.pingTimer);
+      table.pingTimer = setInterval(() => socket.readyState === WebSocket.OPEN && socket.send("ping"), 25000);
+      stopPolling(table);
+      setNotice(table, null);
+      receive(data.state, []); // after a reconnection: what is shown now
+    } else if (data.type === "update") {
+      receive(data.state, data.events || []);
+    } else if (data.type === "error") {
+      table.refused = data.detail;
+    }
+  });
+  socket.addEventListener("close", (event) => {
+    if (table.closed || table.socket !== socket) return;
+    table.socket = null;
+    clearTimeout(table.openTimer);
+    clearInterval(table.pingTimer);
+    if (event.code === 4404) {
+      tableGone("gone");
+      return;
+    }
+    table.failures += 1;
+    // Never opened, or closed at once: say so and read the table every few seconds.
+    const brief = !heard || openedAt === null || performance.now() - openedAt < 3000;
+    if (brief || event.code === 4403) fallBack(table);
+    if (event.code === 4403) return; // not seated (the poll says what became of the table)
+    const wait = Math.min(LIVE_RETRY_MAX_MS, 1000 * 2 ** Math.min(table.failures - 1, 5));
+    table.retryTimer = setTimeout(() => connect(table), wait);
+  });
+}
+
+function setNotice(table, key) {
+  if (table.notice === key) return;
+  table.notice = key;
+  if (app.table === table && (app.screen === "lobby" || app.screen === "table")) render();
+}
+
+/** No live connection: a notice, and the table read again every few seconds. */
+function fallBack(table) {
+  if (table.closed) return;
+  setNotice(table, "live.unavailable");
+  if (table.pollTimer) return;
+  const poll = async () => {
+    let body;
+    try {
+      body = await api.table(table.id);
+    } catch (error) {
+      if (table.closed) return;
+      if (error.status === 403) tableGone("full");
+      else if (error.status === 404) tableGone("gone");
+      return;
+    }
+    if (!table.closed && body.state) receive(body.state, []);
+  };
+  table.pollTimer = setInterval(poll, POLL_MS);
+  poll();
+}
+
+function stopPolling(table) {
+  clearInterval(table.pollTimer);
+  table.pollTimer = null;
+}
+
+/** The table is gone or refuses this page: say so in the lobby. */
+function tableGone(kind) {
+  if (!app.table) return;
+  closeTable();
+  app.epoch += 1;
+  closeAllModals();
+  app.screen = "lobby";
+  app.lobby = { kind };
+  buildTools();
+  render();
+}
+
+/** Run `task` after what the table is showing now, unless the table is left meanwhile. */
+function enqueue(table, task) {
+  const epoch = app.epoch;
+  table.chain = table.chain
+    .then(() => (epoch === app.epoch && app.table === table ? task() : null))
+    .catch((error) => {
+      if (!(error instanceof Abandoned)) console.error("koikoi:", error);
+    });
+  return table.chain;
+}
+
+/** A state of the table (and the events that led to it, from this seat's side). */
+function receive(state, events) {
+  const table = app.table;
+  if (!table || !state || state.id !== table.id) return;
+  if (app.game && app.game.id === state.id && state.version <= app.game.version) return;
+  const before = app.game && app.game.id === state.id && app.game.table ? app.game.table.timeouts : null;
+  if (!events.length && before && state.status === "playing") {
+    // Read again without its events (a poll, a reconnection): a timeout the counts show
+    // is still said, as the socket's event would have said it.
+    events = [SEAT_YOU, SEAT_CPU].filter((seat) => state.table.timeouts[seat] > before[seat]).map((seat) => ({ type: "timeout", seat }));
+  }
+  app.game = state;
+  const info = state.table;
+  table.deadline = info.clock === null || info.clock === undefined ? null : performance.now() + info.clock * 1000;
+  if (info.next) {
+    location.hash = href.table(info.next); // the rematch: both go to the new table
+    return;
+  }
+  if (app.screen === "lobby") {
+    if (state.status === "open") {
+      app.lobby = { kind: "waiting", table: info };
+      render();
+    } else {
+      startMatch(state, events);
+    }
+    return;
+  }
+  if (app.screen !== "table") return;
+  setOpponent(info.players[1]);
+  if (table.showRematch) table.showRematch(info);
+  enqueue(table, async () => {
+    const own = table.own;
+    table.own = null;
+    const first = events[0];
+    const skip = own && first && first.type === own.type && first.seat === SEAT_YOU && first.card === own.card ? 1 : 0;
+    app.ui.waiting = false;
+    await runEvents(events, state, { skip });
+  });
+}
+
+/** The match begins (or is taken up): the usual table, with the opponent's name. */
+function startMatch(state, events) {
+  const table = app.table;
+  closeAllModals();
+  setOpponent(state.table.players[1]);
+  app.screen = "table";
+  app.away = false;
+  app.game = state;
+  app.view = null;
+  app.log = [];
+  app.ui = freshUi();
+  buildTools();
+  enqueue(table, () => runEvents(events, state));
+}
+
+/** Open the table an address names: its lobby, its seat, or its match. */
+async function openTableRoute(id) {
+  if (app.table && app.table.id === id) return;
+  app.epoch += 1;
+  closeTable();
+  closeAllModals();
+  app.screen = "lobby";
+  app.away = false;
+  app.game = null;
+  app.ui = freshUi();
+  app.lobby = { kind: "loading" };
+  buildTools();
+  render();
+  screen().focus({ preventScroll: true });
+  const epoch = app.epoch;
+  let body;
+  try {
+    body = await api.table(id);
+  } catch (error) {
+    if (epoch !== app.epoch) return;
+    app.lobby = { kind: error.status === 403 ? "full" : error.status === 404 || error.status === 422 ? "gone" : "error" };
+    render();
+    return;
+  }
+  if (epoch !== app.epoch) return;
+  if (!body.state) {
+    app.lobby = { kind: "join", table: body.table };
+    render();
+    return;
+  }
+  seatAt(body.state);
+}
+
+/** Seated at a table (its state): its live connection, then its lobby or its match. */
+function seatAt(state) {
+  openLive(state.id);
+  app.game = null;
+  if (state.status === "open") {
+    app.game = state;
+    app.table.deadline = null;
+    app.lobby = { kind: "waiting", table: state.table };
+    render();
+  } else {
+    receive(state, []);
+  }
+}
+
+async function sitDown() {
+  const info = app.lobby && app.lobby.table;
+  if (!info) return;
+  let body;
+  try {
+    body = await api.sit(info.id);
+  } catch (error) {
+    if (error.status === 409) app.lobby = { kind: "full" };
+    else if (error.status === 403) toast("lobby.ranked_guest", { kind: "error" });
+    else toast("error.network", { kind: "error" });
+    render();
+    return;
+  }
+  if (app.screen !== "lobby" || app.lobby.table !== info) return;
+  seatAt(body.state);
+}
+
+/** Invite a friend: a table under the start screen's rules; its address is the invitation. */
+async function inviteFriend(rules, ranked, moveSeconds) {
+  let body;
+  try {
+    body = await api.openTable(rules, ranked, moveSeconds);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 422 || error.status === 403 || error.status === 409)) toast("person.refused", { kind: "error", detail: error.detail });
+    else toast("error.network", { kind: "error" });
+    return;
+  }
+  location.hash = href.table(body.state.id);
+}
+
+async function joinByCode(code) {
+  let body;
+  try {
+    body = await api.findTable(code);
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 404 || error.status === 422)) toast("person.no_code", { kind: "error", params: { code } });
+    else toast("error.network", { kind: "error" });
+    return;
+  }
+  location.hash = href.table(body.id);
+}
+
+/** A quick match: wait in the queue (asking every two seconds, which also pairs) until paired. */
+async function quickMatch(preset) {
+  if (app.queue) return;
+  let body;
+  try {
+    body = await api.joinQueue(preset);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 422) toast("person.refused", { kind: "error", detail: error.detail });
+    else toast("error.network", { kind: "error" });
+    return;
+  }
+  if (body.status === "paired") {
+    location.hash = href.table(body.table);
+    return;
+  }
+  const queue = { timer: null, stopped: false, panel: null };
+  app.queue = queue;
+  const stop = () => {
+    queue.stopped = true;
+    clearTimeout(queue.timer);
+    if (app.queue === queue) app.queue = null;
+  };
+  queue.panel = openQueuePanel({
+    preset,
+    onLeave: () => {
+      stop();
+      api.leaveQueue().catch(() => {});
+    },
+  });
+  queue.panel.update(body.waited || 0);
+  const poll = async () => {
+    let answer = null;
+    try {
+      answer = await api.queue();
+    } catch {
+      // the next try
+    }
+    if (queue.stopped) return;
+    if (answer && answer.status === "paired") {
+      stop();
+      queue.panel.close();
+      location.hash = href.table(answer.table);
+      return;
+    }
+    if (answer && answer.status === "none") {
+      stop();
+      queue.panel.close();
+      toast("queue.lost", { kind: "error" });
+      return;
+    }
+    if (answer && answer.status === "waiting") queue.panel.update(answer.waited);
+    queue.timer = setTimeout(poll, QUEUE_POLL_MS);
+  };
+  queue.timer = setTimeout(poll, QUEUE_POLL_MS);
+}
+
+/** The end of a match between people: the summary, open while rematch offers come and go. */
+function showTableSummary(state) {
+  const table = app.table;
+  if (!table || table.summaryShown) return;
+  table.summaryShown = true;
+  showMatchSummary({
+    state,
+    onNewGame: backToStart,
+    rematch: {
+      offer: () => offerRematch(table),
+      bind: (show) => {
+        table.showRematch = show;
+      },
+    },
+  });
+}
+
+async function offerRematch(table) {
+  let body;
+  try {
+    body = await api.tableRematch(table.id);
+  } catch (error) {
+    toast(error instanceof ApiError && error.status === 409 ? "person.refused" : "error.network", { kind: "error", detail: error.detail });
+    if (table.showRematch && app.game) table.showRematch(app.game.table);
+    return;
+  }
+  receive(body.state, []);
+}
+
+/** One's own move at a table: shown at once, sent, and the answer shown (or the update
+ * the socket brings first, whichever comes first). */
+async function actAtTable(action) {
+  const table = app.table;
+  const state = app.game;
+  let pre = null;
+  if (action.play) {
+    const matches = matchesOf(action.play, app.view.field);
+    if (matches.length !== 2) pre = { type: "play", seat: SEAT_YOU, card: action.play, captured: matches };
+  } else if (action.capture) {
+    pre = { type: state.phase === "hand-choice" ? "play" : "draw", seat: SEAT_YOU, card: state.pending, captured: [action.capture], fromPending: true };
+  }
+  app.ui.selected = null;
+  app.ui.busy = true;
+  table.own = pre;
+  const request = api.tableAct(state.id, action, state.version);
+  request.catch(() => {}); // handled below
+  enqueue(table, async () => {
+    if (pre && table.own === pre) await moveCard(pre, { own: true });
+    if (app.game.version === state.version) {
+      app.ui.waiting = true;
+      app.ui.status = null;
+      render();
+    }
+  });
+  let body;
+  try {
+    body = await request;
+  } catch (error) {
+    if (app.table !== table) return;
+    enqueue(table, async () => {
+      table.own = null;
+      app.ui.waiting = false;
+      app.ui.busy = false;
+      if (error instanceof ApiError && error.status === 404) tableGone("gone");
+      else await recover(error);
+    });
+    return;
+  }
+  if (app.table === table) receive(body.state, body.events);
+}
+
 // -- the player's moves --------------------------------------------------------------------
 
 function canAct() {
@@ -713,6 +1244,10 @@ function canAct() {
 
 async function act(action) {
   if (!canAct()) return;
+  if (app.table) {
+    actAtTable(action);
+    return;
+  }
   const state = app.game;
   let pre = null;
   if (action.play) {
@@ -757,6 +1292,10 @@ async function act(action) {
 }
 
 async function recover(error) {
+  if (app.table && error instanceof ApiError && error.status === 404) {
+    tableGone("gone");
+    return;
+  }
   if (error instanceof ApiError && error.status === 404) {
     toast("error.gone", { kind: "error" });
     localStorage.removeItem(GAME_KEY);
@@ -767,8 +1306,8 @@ async function recover(error) {
   else if (error instanceof ApiError && error.status === 400) toast("error.illegal", { kind: "error", detail: error.detail });
   else toast("error.network", { kind: "error" });
   try {
-    const body = await api.game(app.game.id);
-    app.game = body.state;
+    const body = await (app.table ? api.table(app.game.id) : api.game(app.game.id));
+    if (body.state && body.state.version >= app.game.version) app.game = body.state;
   } catch {
     // keep the last state we had
   }

@@ -1,7 +1,8 @@
 // The pages' addresses, kept in the URL's hash so links, reloads and the back button
 // work: #/leaderboard?rules=…&sort=…&difficulty=…&offset=…, #/player/<name>,
-// #/replay/<id>[/<step>] (the step counted from 1; the first has no number). Any other
-// address is the game (the start screen or the table).
+// #/replay/<id>[/<step>] (the step counted from 1; the first has no number),
+// #/table/<id> (a table between two people: its waiting screen, its seat, its match).
+// Any other address is the game (the start screen or the table).
 
 /** The leaderboard's choices besides its rule set (a ranked preset, which the server lists). */
 export const LEADERBOARD_CHOICES = {
@@ -33,6 +34,7 @@ export const href = {
     return `#/leaderboard?${new URLSearchParams(offset ? query : filters)}`;
   },
   player: (name) => `#/player/${encodeURIComponent(name)}`,
+  table: (id) => `#/table/${encodeURIComponent(id)}`,
   replay: (id, step = 0) => `#/replay/${encodeURIComponent(id)}${step > 0 ? `/${step + 1}` : ""}`,
 };
 
@@ -42,6 +44,7 @@ export function parseRoute(hash, presets) {
   const [path, search = ""] = hash.replace(/^#\/?/, "").split("?");
   const [page, ...rest] = path.split("/");
   if (page === "leaderboard") return { page, query: leaderboardQuery(search, presets) };
+  if (page === "table") return /^[A-Za-z0-9_-]{1,32}$/.test(rest.join("/")) ? { page, arg: rest.join("/") } : null;
   if (page !== "player" && page !== "replay") return null;
   if (page === "replay" && rest.length === 2 && /^[1-9][0-9]{0,5}$/.test(rest[1])) {
     const route = parseRoute(`#/replay/${rest[0]}`, presets);

@@ -3,7 +3,7 @@
 // and for a signed-in player whose rules can be ranked, a ranked match (online, on the
 // server) or a practice one (on this device, offline too); a guest's is practice.
 
-import { earnsPoints, isRankable, rankingPoints } from "./account.js";
+import { boardPresets, earnsPoints, isRankable, rankingPoints } from "./account.js";
 import { h, icon } from "./dom.js";
 import { date, has, plural, t } from "./i18n.js";
 import { levelName, rulesName } from "./pages.js";
@@ -20,9 +20,12 @@ const GROUPS = [
   ["koikoi", ["decision", "max_koikoi", "koikoi_after_opponent", "multiplier", "double_at", "exhausted", "exhausted_points"]],
 ];
 const MATCH_FIELDS = ["rounds", "target_score", "starting_points"];
+/** A friendly table's choices of seconds a move (the server's); ranked tables play 30. */
+const MOVE_SECONDS = [15, 30, 60, 120];
+const CODE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}$/;
 
 // The screen's choices (kept while the page lives; stored in localStorage by app.js).
-const form = { difficulty: "normal", preset: "classic", values: null, catalog: null, ranked: true };
+const form = { difficulty: "normal", preset: "classic", values: null, catalog: null, ranked: true, moveSeconds: 30, queuePreset: "classic", code: "" };
 
 function same(a, b) {
   return JSON.stringify(a) === JSON.stringify(b);
@@ -185,6 +188,94 @@ function rankedPart(user, onSignIn, remember) {
     line);
 }
 
+/** Whether a table opened with the rules chosen here would be ranked. */
+function tableRanked(user) {
+  return Boolean(user) && isRankable(chosenRules()) && form.ranked;
+}
+
+/**
+ * Play a person: invite a friend (a table under the rules chosen above, ranked as
+ * chosen; a friendly one with its move clock), join one by its code, or a quick match
+ * against whoever waits under a preset.
+ */
+function personPart(user, { onInvite, onJoinCode, onQuickMatch }, remember) {
+  const clockSelect = h("select", { id: "move-seconds", "data-testid": "move-seconds" },
+    MOVE_SECONDS.map((n) => h("option", { value: String(n), selected: n === form.moveSeconds }, t("person.seconds", { n }))));
+  clockSelect.addEventListener("change", () => {
+    form.moveSeconds = Number(clockSelect.value);
+    remember();
+  });
+  const invite = h("button", {
+    type: "button",
+    class: "btn btn-primary",
+    "data-testid": "invite-button",
+    onclick: () => {
+      const ranked = tableRanked(user);
+      onInvite(chosenRules(), ranked, ranked ? null : form.moveSeconds);
+    },
+  }, t("person.invite"));
+
+  const codeInput = h("input", {
+    type: "text",
+    id: "table-code",
+    class: "code-input",
+    "data-testid": "code-input",
+    maxlength: "6",
+    autocomplete: "off",
+    autocapitalize: "characters",
+    spellcheck: "false",
+    value: form.code,
+    "aria-describedby": "table-code-hint",
+  });
+  const join = h("button", { type: "button", class: "btn", "data-testid": "join-code-button", disabled: !CODE.test(form.code) }, t("person.join"));
+  const typed = () => {
+    form.code = codeInput.value.toUpperCase().replace(/[^A-Z0-9]/g, "").slice(0, 6);
+    join.disabled = !CODE.test(form.code);
+  };
+  codeInput.addEventListener("input", typed);
+  const send = () => {
+    typed();
+    if (CODE.test(form.code)) onJoinCode(form.code);
+  };
+  codeInput.addEventListener("keydown", (event) => {
+    if (event.key === "Enter") send();
+  });
+  join.addEventListener("click", send);
+
+  // Signed in, a quick match is ranked: the ranked presets; guests play any preset, friendly.
+  const presets = user ? boardPresets() : Object.keys(form.catalog.presets);
+  if (!presets.includes(form.queuePreset)) form.queuePreset = presets[0];
+  const queueSelect = h("select", { id: "queue-preset", "data-testid": "queue-preset" },
+    presets.map((name) => h("option", { value: name, selected: name === form.queuePreset }, rulesName(name))));
+  queueSelect.addEventListener("change", () => {
+    form.queuePreset = queueSelect.value;
+    remember();
+  });
+  const quick = h("button", { type: "button", class: "btn", "data-testid": "quick-match-button", onclick: () => onQuickMatch(form.queuePreset) }, t("person.quick"));
+
+  return h("section", { class: "panel person", "data-testid": "play-person", "aria-labelledby": "person-title" },
+    h("h2", { class: "panel-title", id: "person-title" }, t("person.title")),
+    h("div", { class: "person-part" },
+      h("h3", {}, t("person.invite_title")),
+      h("p", { class: "person-note" }, t("person.invite_note")),
+      h("div", { class: "person-row" },
+        h("div", { class: "rule" }, h("label", { for: "move-seconds" }, t("person.move_clock")), clockSelect),
+        invite),
+      h("p", { class: "rule-hint" }, t("person.clock_note"))),
+    h("div", { class: "person-part" },
+      h("h3", {}, t("person.join_title")),
+      h("div", { class: "person-row" },
+        h("div", { class: "rule rule-code" }, h("label", { for: "table-code" }, t("person.code")), codeInput),
+        join),
+      h("p", { class: "rule-hint", id: "table-code-hint" }, t("person.code_hint"))),
+    h("div", { class: "person-part" },
+      h("h3", {}, t("person.quick_title")),
+      h("p", { class: "person-note" }, t(user ? "person.quick_ranked" : "person.quick_guest")),
+      h("div", { class: "person-row" },
+        h("div", { class: "rule" }, h("label", { for: "queue-preset" }, t("start.preset")), queueSelect),
+        quick)));
+}
+
 /** Draw the start screen into `container`. */
 export function renderStart(container, options) {
   const { catalog, setup, games, user, onStart, onResume, onHelp, onChange, onSignIn } = options;
@@ -194,13 +285,16 @@ export function renderStart(container, options) {
       form.preset = setup.preset;
       form.difficulty = LEVELS.includes(setup.difficulty) ? setup.difficulty : "normal";
       form.ranked = setup.ranked !== false;
+      if (MOVE_SECONDS.includes(setup.moveSeconds)) form.moveSeconds = setup.moveSeconds;
+      if (typeof setup.queuePreset === "string") form.queuePreset = setup.queuePreset;
       form.values = { ...catalog.presets[setup.preset], ...(setup.overrides || {}) };
     } else {
       form.values = { ...catalog.presets.classic };
     }
   }
   const specs = new Map(catalog.fields.map((spec) => [spec.key, spec]));
-  const remember = () => onChange({ difficulty: form.difficulty, preset: form.preset, overrides: chosenRules(), ranked: form.ranked });
+  const remember = () =>
+    onChange({ difficulty: form.difficulty, preset: form.preset, overrides: chosenRules(), ranked: form.ranked, moveSeconds: form.moveSeconds, queuePreset: form.queuePreset });
   const redraw = () => {
     remember();
     const scroll = container.scrollTop;
@@ -338,6 +432,7 @@ export function renderStart(container, options) {
       h("div", { class: "form-errors", id: "start-errors", role: "alert", hidden: errors.length === 0 }, errors.map((e) => h("p", {}, e))),
       rankedPart(user, onSignIn, remember),
       h("div", { class: "start-actions" }, start),
+      options.onInvite ? personPart(user, options, remember) : null,
       h("p", { class: "start-foot" }, t("start.foot")),
     ),
   );

@@ -6,7 +6,7 @@ import { h, openModal } from "./dom.js";
 import { num, plural, t } from "./i18n.js";
 import { href } from "./routes.js";
 import { sortYaku, totalsAfter } from "./rulesinfo.js";
-import { SEAT_CPU, SEAT_YOU, who } from "./table.js";
+import { SEAT_CPU, SEAT_YOU, side, who } from "./table.js";
 
 function yakuRows(yaku) {
   return h(
@@ -48,7 +48,7 @@ export function showRoundSummary({ event, state, view }) {
   const scorers = [SEAT_YOU, SEAT_CPU].filter((seat) => event.points[seat] > 0 || seat === winner);
   let title;
   if (winner === SEAT_YOU) title = t("summary.round.you", { round: event.round });
-  else if (winner === SEAT_CPU) title = t("summary.round.cpu", { round: event.round });
+  else if (winner === SEAT_CPU) title = t(`summary.round.${side(SEAT_CPU)}`, { round: event.round, name: who(SEAT_CPU) });
   else if (scorers.length) title = t("summary.round.both", { round: event.round });
   else title = t("summary.round.draw", { round: event.round });
 
@@ -66,7 +66,7 @@ export function showRoundSummary({ event, state, view }) {
     for (const seat of [SEAT_YOU, SEAT_CPU]) {
       const held = event.yaku[seat] || {};
       if (Object.keys(held).length) {
-        sections.push(h("section", { class: "summary-side summary-held" }, h("h3", {}, t(`summary.held.${seat === SEAT_YOU ? "you" : "cpu"}`)), yakuRows(held)));
+        sections.push(h("section", { class: "summary-side summary-held" }, h("h3", {}, t(`summary.held.${side(seat)}`, { name: who(SEAT_CPU) })), yakuRows(held)));
       }
     }
   }
@@ -75,7 +75,7 @@ export function showRoundSummary({ event, state, view }) {
     const pile = view.captured[winner];
     const slugs = [...pile.bright, ...pile.animal, ...pile.ribbon, ...pile.plain];
     if (slugs.length) {
-      cards = h("div", { class: "summary-cards", role: "group", "aria-label": t(`summary.captured.${winner === SEAT_YOU ? "you" : "cpu"}`) },
+      cards = h("div", { class: "summary-cards", role: "group", "aria-label": t(`summary.captured.${side(winner)}`, { name: who(SEAT_CPU) }) },
         slugs.map((slug) => cardButton(slug, { size: "mini", tabIndex: -1, noFlip: true })));
     }
   }
@@ -88,7 +88,8 @@ export function showRoundSummary({ event, state, view }) {
       h("h2", { class: "summary-title", id: "round-summary-title" }, title),
       h("div", { class: "summary-body" }, sections),
       cards,
-      h("p", { class: "summary-totals", "data-testid": "round-totals" }, t("summary.totals", { you: totals[0], cpu: totals[1] })),
+      h("p", { class: "summary-totals", "data-testid": "round-totals" },
+        side(SEAT_CPU) === "opp" ? t("summary.totals_opp", { you: totals[0], them: totals[1], name: who(SEAT_CPU) }) : t("summary.totals", { you: totals[0], cpu: totals[1] })),
       h("div", { class: "sheet-actions" }, button),
     );
     panel.setAttribute("aria-labelledby", "round-summary-title");
@@ -127,10 +128,45 @@ function savingLine(saving) {
   return line;
 }
 
-/** The match summary: totals, winner, ranking points, the replay, a new game. */
-export function showMatchSummary({ state, onNewGame, onRematch, saving = null }) {
+/** How a match between people ended, said on its summary: against whom, and a
+ * resignation or a forfeit to the clock. */
+function endingLine(state) {
+  const table = state.table;
+  const name = who(SEAT_CPU);
+  const lines = [t("summary.against", { name })];
+  if (table.ending === "resigned" || table.ending === "forfeit") {
+    const loser = state.winner === SEAT_YOU ? "opp" : "you";
+    lines.push(t(`summary.${table.ending}.${loser}`, { name, max: table.max_timeouts }));
+  }
+  return h("p", { class: "summary-reason", "data-testid": "match-ending", "data-ending": table.ending || "" }, lines.join(" "));
+}
+
+/** A table's rematch as it stands ([you, them] offers; `next`: the new table): the
+ * button's label and whether it can be pressed, and the line below it. */
+function rematchShown(table, button, line) {
+  const [mine, theirs] = table.rematch;
+  const name = who(SEAT_CPU);
+  button.disabled = mine || Boolean(table.next);
+  button.textContent = theirs && !mine ? t("rematch.accept") : t("rematch.play_again");
+  let text = "";
+  if (table.next) text = t("rematch.starting");
+  else if (mine) text = t("rematch.waiting", { name });
+  else if (theirs) text = t("rematch.wanted", { name });
+  line.textContent = text;
+  line.hidden = !text;
+  line.dataset.state = table.next ? "starting" : mine ? "waiting" : theirs ? "wanted" : "none";
+}
+
+/**
+ * The match summary: totals, winner, ranking points, the replay, a new game. At a
+ * table between people (`rematch`: {offer(), bind(show)}), "Play again" offers a
+ * rematch and the summary stays open; `bind` receives the function that shows each
+ * newer state's rematch offers (app.js calls it as they come).
+ */
+export function showMatchSummary({ state, onNewGame, onRematch, saving = null, rematch = null }) {
   const winner = state.winner;
-  let title = winner === SEAT_YOU ? t("summary.match.you") : winner === SEAT_CPU ? t("summary.match.cpu") : t("summary.match.draw");
+  const opp = Boolean(state.table);
+  let title = winner === SEAT_YOU ? t("summary.match.you") : winner === SEAT_CPU ? t(`summary.match.${side(SEAT_CPU)}`, { name: who(SEAT_CPU) }) : t("summary.match.draw");
   if (state.status === "resigned") title = t("summary.match.resigned");
   const rows = state.results.map((result, index) =>
     h("tr", {},
@@ -142,16 +178,27 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null })
     let modal = null;
     const newGame = h("button", { type: "button", class: "btn btn-primary", "data-testid": "new-game-button" }, t("summary.new_game"));
     const again = h("button", { type: "button", class: "btn", "data-testid": "rematch-button" }, t("summary.rematch"));
+    const rematchLine = rematch ? h("p", { class: "rematch-status", role: "status", "data-testid": "rematch-status", hidden: true }) : null;
     newGame.addEventListener("click", () => {
       modal.close();
       resolve();
       onNewGame();
     });
     again.addEventListener("click", () => {
+      if (rematch) {
+        again.disabled = true;
+        rematch.offer();
+        return;
+      }
       modal.close();
       resolve();
       onRematch();
     });
+    if (rematch) {
+      const show = (table) => rematchShown(table, again, rematchLine);
+      show(state.table);
+      rematch.bind(show);
+    }
     // Following the link leaves the table for the replay's page.
     const replay = h("a", { class: "link-btn", href: href.replay(state.id), "data-testid": "replay-link" }, t("summary.replay"));
     replay.addEventListener("click", () => {
@@ -166,7 +213,7 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null })
         h("span", { class: "ms-you" }, who(SEAT_YOU), h("b", {}, num(state.totals[0]))),
         h("span", { class: "ms-sep", "aria-hidden": "true" }, "–"),
         h("span", { class: "ms-cpu" }, who(SEAT_CPU), h("b", {}, num(state.totals[1])))),
-      h("p", { class: "summary-reason" }, t(`summary.difficulty.${state.difficulty}`)),
+      opp ? endingLine(state) : h("p", { class: "summary-reason" }, t(`summary.difficulty.${state.difficulty}`)),
       rankingLine(state),
       savingLine(saving),
       rows.length
@@ -178,7 +225,8 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null })
               h("tbody", {}, rows)))
         : null,
       h("div", { class: "sheet-actions two" }, again, newGame),
-      h("p", { class: "summary-links" }, replay),
+      rematchLine,
+      opp ? null : h("p", { class: "summary-links" }, replay),
     );
     panel.setAttribute("aria-labelledby", "match-summary-title");
     modal = openModal(panel, { closable: false, initialFocus: "[data-testid=new-game-button]" });

@@ -4,7 +4,7 @@
 
 import { cardBack, cardButton, cardName } from "./cards.js";
 import { h, icon } from "./dom.js";
-import { list, num, plural, t } from "./i18n.js";
+import { isolate, list, num, plural, t } from "./i18n.js";
 import { matchesOf, sortYaku, total } from "./rulesinfo.js";
 import { PACES, pace, reducedMotion } from "./settings.js";
 
@@ -12,9 +12,20 @@ const KINDS = ["bright", "animal", "ribbon", "plain"];
 export const SEAT_YOU = 0;
 export const SEAT_CPU = 1;
 
-/** Who, in the words of the table ("You", "Computer"). */
+// At a table between two people, the opponent ({name, guest}); null against the computer.
+let person = null;
+
+/** Play a person (`opponent`: {name, guest} from the table) or, with null, the computer:
+ * the names and the texts that speak of the other seat follow. */
+export function setOpponent(opponent) {
+  person = opponent ? { name: opponent.name || null, guest: Boolean(opponent.guest) } : null;
+}
+
+/** Who, in the words of the table ("You", "Computer", the opponent's name or "Guest"). */
 export function who(seat) {
-  return seat === SEAT_YOU ? t("ui.you") : t("ui.computer");
+  if (seat === SEAT_YOU) return t("ui.you");
+  if (!person) return t("ui.computer");
+  return person.name ? isolate(person.name) : t("ui.guest");
 }
 
 function yakuLabel(key, points) {
@@ -26,12 +37,13 @@ export function yakuText(yaku) {
   return list(sortYaku(yaku).map(([key, points]) => yakuLabel(key, points)));
 }
 
-export const side = (seat) => (seat === SEAT_YOU ? "you" : "cpu");
+/** The seat in message keys: "you", "cpu" (the computer) or "opp" (a person). */
+export const side = (seat) => (seat === SEAT_YOU ? "you" : person ? "opp" : "cpu");
 
 /** A play or a draw in words: who, which card, and what it took. */
 export function moveText(event) {
   const key = `log.${side(event.seat)}.${event.type}.${event.captured.length ? "take" : "place"}`;
-  return t(key, { card: cardName(event.card), captured: list(event.captured.map(cardName)) });
+  return t(key, { card: cardName(event.card), captured: list(event.captured.map(cardName)), name: who(SEAT_CPU) });
 }
 
 // -- the parts --------------------------------------------------------------------
@@ -106,7 +118,7 @@ function progressList(view, seat) {
   if (!entries.length) return null;
   return h(
     "ul",
-    { class: "progress", "aria-label": t(`progress.of.${side(seat)}`), "data-testid": `progress-${side(seat)}` },
+    { class: "progress", "aria-label": t(`progress.of.${side(seat)}`, { name: who(SEAT_CPU) }), "data-testid": `progress-${seat === SEAT_YOU ? "you" : "cpu"}` },
     entries.map((entry) => {
       const text = progressText(entry);
       return h("li", { class: "progress-item", "data-yaku": entry.yaku, title: text }, text);
@@ -116,7 +128,7 @@ function progressList(view, seat) {
 
 function yakuChips(yaku, seat) {
   const entries = sortYaku(yaku);
-  const label = t(`ui.yaku_of.${seat === SEAT_YOU ? "you" : "cpu"}`);
+  const label = t(`ui.yaku_of.${side(seat)}`, { name: who(SEAT_CPU) });
   if (!entries.length) return h("ul", { class: "chips", "aria-label": label }, h("li", { class: "chip chip-empty" }, t("ui.no_yaku")));
   return h(
     "ul",
@@ -125,7 +137,34 @@ function yakuChips(yaku, seat) {
   );
 }
 
-function sideHead(view, seat) {
+/** A seat's move clock (a person's table): seconds left while it is to move, else nothing. */
+export function clockText(seconds) {
+  const whole = Math.max(0, Math.ceil(seconds));
+  return t("table.clock", { time: `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}` });
+}
+
+function seatClock(seat, table) {
+  if (!table) return null;
+  const parts = [];
+  if (table.toMove === seat && table.clock !== null) {
+    const left = table.clock();
+    parts.push(h("span", {
+      class: `tag tag-clock ${left <= 10 ? "is-low" : ""}`,
+      "data-testid": seat === SEAT_YOU ? "clock-you" : "clock-cpu",
+      "data-clock": "true",
+      role: "timer",
+      title: t("table.clock_hint"),
+    }, clockText(left)));
+  }
+  const missed = table.timeouts[seat] || 0;
+  if (missed) {
+    parts.push(h("span", { class: "tag tag-timeouts", "data-testid": seat === SEAT_YOU ? "timeouts-you" : "timeouts-cpu", title: t("table.timeouts_hint", { max: table.max }) },
+      t("table.timeouts", { n: missed, max: table.max })));
+  }
+  return parts;
+}
+
+function sideHead(view, seat, table) {
   const calls = view.calls[seat] || 0;
   return h(
     "div",
@@ -134,35 +173,36 @@ function sideHead(view, seat) {
     h("span", { class: "match-points", "data-testid": seat === SEAT_YOU ? "score-you" : "score-cpu", title: t("ui.match_points"), "aria-label": t("ui.match_points_of", { points: view.totals[seat] }) }, num(view.totals[seat])),
     view.dealer === seat ? h("span", { class: "tag tag-dealer", title: t("ui.dealer_hint") }, t("ui.dealer")) : null,
     calls ? h("span", { class: "tag tag-koikoi", "data-testid": seat === SEAT_YOU ? "calls-you" : "calls-cpu" }, plural("koikoi_calls", calls)) : null,
+    seatClock(seat, table),
     yakuChips(view.yaku[seat], seat),
   );
 }
 
-function opponentArea(view) {
+function opponentArea(view, table) {
   const n = view.opponent_hand;
   const backs = [];
   for (let i = 0; i < n; i += 1) backs.push(cardBack("opp-back"));
   const cpuMult = view.opponent_multiplier;
   return h(
     "section",
-    { class: `side side-cpu ${view.turn === SEAT_CPU && !view.over ? "is-turn" : ""}`, "aria-label": t("ui.computer_area") },
+    { class: `side side-cpu ${view.turn === SEAT_CPU && !view.over ? "is-turn" : ""}`, "aria-label": t(person ? "ui.opponent_area" : "ui.computer_area", { name: who(SEAT_CPU) }) },
     h(
       "div",
       { class: "side-row" },
-      sideHead(view, SEAT_CPU),
-      cpuMult !== view.multiplier ? h("span", { class: "tag tag-mult", title: t("ui.multiplier_cpu_hint") }, t("ui.multiplier_short", { n: cpuMult })) : null,
-      h("div", { class: "opp-hand", id: "opp-hand", role: "img", "data-testid": "opponent-hand", "data-count": n, "aria-label": plural("opponent_hand", n) }, backs),
+      sideHead(view, SEAT_CPU, table),
+      cpuMult !== view.multiplier ? h("span", { class: "tag tag-mult", title: t(person ? "ui.multiplier_opp_hint" : "ui.multiplier_cpu_hint", { name: who(SEAT_CPU) }) }, t("ui.multiplier_short", { n: cpuMult })) : null,
+      h("div", { class: "opp-hand", id: "opp-hand", role: "img", "data-testid": "opponent-hand", "data-count": n, "aria-label": plural(person ? "person_hand" : "opponent_hand", n, { name: who(SEAT_CPU) }) }, backs),
     ),
     piles(view.captured[SEAT_CPU], SEAT_CPU),
     progressList(view, SEAT_CPU),
   );
 }
 
-function playerArea(view) {
+function playerArea(view, table) {
   return h(
     "section",
     { class: `side side-you ${view.turn === SEAT_YOU && !view.over ? "is-turn" : ""}`, "aria-label": t("ui.your_area") },
-    h("div", { class: "side-row" }, sideHead(view, SEAT_YOU)),
+    h("div", { class: "side-row" }, sideHead(view, SEAT_YOU, table)),
     piles(view.captured[SEAT_YOU], SEAT_YOU),
     progressList(view, SEAT_YOU),
   );
@@ -183,8 +223,10 @@ function paceButton(handlers) {
   }, h("span", { class: "sb-pace-icon", "aria-hidden": "true" }), h("span", { class: "sb-btn-text" }, name));
 }
 
-function scorebar(view, handlers) {
+function scorebar(view, handlers, table) {
   const parts = [
+    // At a person's table, a live connection in trouble says so first.
+    table && table.notice ? h("span", { class: "live-notice", role: "status", "data-testid": "live-notice" }, table.notice) : null,
     h("span", { class: "sb-round", "data-testid": "round" }, t("ui.round_of", { round: view.round, rounds: view.rounds })),
   ];
   if (view.target_score) parts.push(h("span", { class: "sb-target" }, t("ui.target", { points: view.target_score })));
@@ -235,7 +277,7 @@ function field(view, ui, handlers) {
 function stage(view) {
   if (!view.staged) return null;
   const { slug, seat, source } = view.staged;
-  const caption = t(`ui.staged.${seat === SEAT_YOU ? "you" : "cpu"}.${source}`);
+  const caption = t(`ui.staged.${side(seat)}.${source}`, { name: who(SEAT_CPU) });
   return h(
     "div",
     { class: `staged staged-${source} staged-seat-${seat}`, "data-testid": "staged" },
@@ -269,9 +311,9 @@ export function statusText(view, ui) {
   // A status set by the game flow is a function: written anew in the language of the moment.
   if (ui.status) return ui.status();
   if (view.over) return t("status.over");
-  if (ui.waiting) return t("status.thinking");
+  if (ui.waiting) return t(person ? "status.sending" : "status.thinking");
   if (ui.busy) return "";
-  if (!view.your_turn) return t("status.cpu_turn");
+  if (!view.your_turn) return person ? t("status.opp_turn", { name: who(SEAT_CPU) }) : t("status.cpu_turn");
   switch (view.phase) {
     case "play":
       return ui.selected ? t("status.confirm_play", { card: cardName(ui.selected) }) : t("status.your_turn");
@@ -405,7 +447,7 @@ function decisionSheet(view, handlers) {
       h("div", {}, h("dt", {}, t("decision.multiplier")), h("dd", { "data-testid": "decision-multiplier" }, t("ui.multiplier_short", { n: view.multiplier }))),
       bonus > 0 ? h("div", {}, h("dt", {}, t("decision.bonus")), h("dd", { "data-testid": "decision-bonus" }, t("ui.bonus_short", { n: bonus }))) : null,
       h("div", { class: "stake" }, h("dt", {}, t("decision.stake")), h("dd", { "data-testid": "stake" }, plural("points", view.stake ?? 0)))),
-    h("p", { class: "sheet-note", id: "decision-risk" }, t("decision.risk"), " ", next),
+    h("p", { class: "sheet-note", id: "decision-risk" }, t(person ? "decision.risk_opp" : "decision.risk", { name: who(SEAT_CPU) }), " ", next),
     view.hand.length
       ? h("div", { class: "decision-hand", role: "group", "aria-label": plural("hand", view.hand.length) },
           h("span", { class: "decision-hand-label", "aria-hidden": "true" }, t("decision.hand")),
@@ -441,8 +483,10 @@ function logPanel(log) {
  * stacked on phones (a sheet takes the hand's place), the two sides beside the board on
  * phones held sideways (a sheet takes the bottom row), and on wider windows the sides in
  * a column, the board and hand in the middle and a rail with the sheet and the log.
+ * `extras`, at a table between two people: {toMove (the seat whose clock runs), clock()
+ * (its seconds left, or null), timeouts, max, notice (the live connection's trouble)}.
  */
-export function renderTable(container, view, ui, handlers, log) {
+export function renderTable(container, view, ui, handlers, log, extras = null) {
   const board = h(
     "section",
     { class: "board", "aria-label": t("ui.board") },
@@ -459,10 +503,10 @@ export function renderTable(container, view, ui, handlers, log) {
     "div",
     { class: "table", "data-phase": view.phase, "data-turn": view.turn, "data-busy": ui.busy ? "true" : "false", "data-sheet": sheet ? "true" : "false" },
     descriptions(),
-    scorebar(view, handlers),
-    opponentArea(view),
+    scorebar(view, handlers, extras),
+    opponentArea(view, extras),
     board,
-    playerArea(view),
+    playerArea(view, extras),
     actionbar(view, ui, handlers),
     handArea(view, ui, handlers),
     h("div", { class: "rail" }, sheet, logPanel(log)),

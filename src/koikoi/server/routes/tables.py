@@ -254,7 +254,7 @@ async def live(websocket: WebSocket, table_id: str) -> None:
                 if message["version"] <= sent:
                     continue  # already shown (the state read after subscribing had it)
                 sent = message["version"]
-                await websocket.send_json({"type": "update", **message["views"][seat]})
+                await websocket.send_text(message["updates"][seat])
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
