@@ -395,3 +395,31 @@ def test_a_process_whose_copy_of_the_table_is_behind_reads_it_afresh(
         assert answer["state"]["version"] == state["version"] + 1
     stored = first.state.services.tables.load(table["id"])
     assert stored.version > 20
+
+
+def test_each_player_lists_their_tables_and_a_finished_one_replays(
+    app: FastAPI, clock: Clock
+) -> None:
+    host, friend, table_id = seated_pair(app)
+    clock.advance(seconds=1)
+    waiting = open_table(host)
+    listed = host.get("/api/tables").json()["tables"]
+    assert [line["id"] for line in listed] == [waiting["id"], table_id]
+    assert listed[1]["status"] == "playing"
+    assert listed[1]["opponent"] == {"name": None, "guest": True}
+    assert [line["id"] for line in friend.get("/api/tables").json()["tables"]] == [table_id]
+    assert browser(app).get("/api/tables").json() == {"tables": []}
+    assert friend.get(f"/api/tables/{table_id}/replay").status_code == 409  # hidden in play
+    for _ in range(5):
+        client, state = mover(host, friend, table_id)
+        move(client, table_id, state)
+    friend.post(f"/api/tables/{table_id}/resign")
+    replay = browser(app).get(f"/api/tables/{table_id}/replay").json()
+    assert replay["ending"] == "resigned"
+    assert replay["outcome"] == "won"  # from the host's side, seat 0
+    assert replay["steps"][-1]["event"] == {"type": "resign", "seat": 1}
+    plays = [s for s in replay["steps"] if s["event"]["type"] in ("play", "draw")]
+    assert len([s for s in plays if s["event"]["type"] == "play"]) >= 3
+    first = replay["steps"][0]
+    assert len(first["hands"][0]) == len(first["hands"][1]) == 8  # every card face up now
+    assert [line["id"] for line in friend.get("/api/tables").json()["tables"]] == []

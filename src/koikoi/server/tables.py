@@ -34,7 +34,7 @@ from koikoi.server.games import (
     round_over_events,
     rules_name,
 )
-from koikoi.server.views import seat_event, seat_json
+from koikoi.server.views import replay_steps, seat_event, seat_json
 
 OPEN, PLAYING, OVER = "open", "playing", "over"
 PLAYED, RESIGNED, FORFEIT, CANCELLED = "played", "resigned", "forfeit", "cancelled"
@@ -325,6 +325,50 @@ class TableSession:
         if self.status != OPEN:
             state |= seat_json(self.match, seat, playing=self.status == PLAYING, winner=self.winner)
         return state
+
+    def summary(self, seat: int, updated: datetime) -> dict[str, Any]:
+        """A table in progress (or open), as a line of ``seat``'s list to go back to."""
+        view = self.match.view()
+        opponent = self.seats[1 - seat]
+        return {
+            "id": self.id,
+            "code": self.code,
+            "status": self.status,
+            "rules_name": self.rules_name,
+            "ranked": self.ranked,
+            "opponent": None
+            if opponent is None
+            else {"name": opponent.name, "guest": opponent.user_id is None},
+            "your_turn": self.status == PLAYING and self.match.turn == seat,
+            "round": view.round_number,
+            "rounds": view.rounds,
+            "totals": [view.totals[seat], view.totals[1 - seat]],
+            "updated": updated.isoformat(),
+        }
+
+    def replay(self) -> dict[str, Any]:
+        """The finished match step by step, every card face up (seats as the match
+        counts them: 0 opened the table), with both players' names."""
+        ended: dict[str, Any] | None = None
+        if self.ending in (RESIGNED, FORFEIT) and self.winner is not None:
+            kind = "resign" if self.ending == RESIGNED else "forfeit"
+            ended = {"type": kind, "seat": 1 - self.winner}
+        match, steps = replay_steps(self.rules, self.seed, self.actions, ended)
+        return {
+            "id": self.id,
+            "player": self.seats[0].name if self.seats[0] else None,
+            "players": [
+                None if seat is None else {"name": seat.name, "guest": seat.user_id is None}
+                for seat in self.seats
+            ],
+            "difficulty": None,
+            "ending": self.ending,
+            "rules": self.rules.to_mapping(full=True),
+            "rules_name": self.rules_name,
+            "outcome": self.outcome(0),
+            "totals": list(match.totals),
+            "steps": steps,
+        }
 
     def views(self, events: list[dict[str, Any]], now: datetime) -> list[dict[str, Any]]:
         """For each seat, its state and the events from its side: what goes live."""

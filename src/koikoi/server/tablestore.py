@@ -79,14 +79,14 @@ class Change:
 KEPT_TABLES = 4096
 """Tables a process keeps as it last left them, to change without reading them."""
 _SEATED = (aliased(User), aliased(User))
-LOAD = (
+WITH_NAMES = (
     select(Table, _SEATED[0].name, _SEATED[1].name)
     .outerjoin(_SEATED[0], _SEATED[0].id == Table.seat0_user_id)
     .outerjoin(_SEATED[1], _SEATED[1].id == Table.seat1_user_id)
-    .where(Table.id == bindparam("table_id"))
 )
-"""A table's row and its players' names (built once: building it costs more than
-running it)."""
+"""Tables' rows with their players' names."""
+LOAD = WITH_NAMES.where(Table.id == bindparam("table_id"))
+"""One table's (built once: building it costs more than running it)."""
 
 
 def table_channel(table_id: str) -> str:
@@ -262,6 +262,22 @@ class TableStore:
             while len(self._copies) > KEPT_TABLES:
                 self._copies.popitem(last=False)
         return change
+
+    def mine(self, owner: SessionInfo) -> list[dict[str, Any]]:
+        """The owner's tables open or in play, newest first, as lines of a list."""
+        with self.sessions() as db:
+            rows = db.execute(
+                WITH_NAMES.where(sat_at(owner), Table.status.in_((OPEN, PLAYING))).order_by(
+                    Table.updated.desc()
+                )
+            ).all()
+        lines = []
+        for row, first, second in rows:
+            table = restore_table(row, [first, second])
+            seat = table.seat_of(owner)
+            assert seat is not None
+            lines.append(table.summary(seat, row.updated))
+        return lines
 
     def find(self, code: str) -> str:
         """The id of the table a code names."""

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 from koikoi.cards import CARDS, KIND_MASKS, SLUGS, CardSet, slugs
 from koikoi.match import Match
 from koikoi.round import CAPTURE_BASE, KOIKOI, STOP, Phase, Round, action_from_json, action_to_json
-from koikoi.rules import FIELDS, PRESETS
+from koikoi.rules import FIELDS, PRESETS, RuleSet
 from koikoi.server.games import (
     COMPUTER,
     HUMAN,
@@ -178,9 +178,28 @@ class _Table:
 
 
 def replay_json(session: GameSession, player: str | None) -> dict[str, Any]:
-    """A finished match step by step, every card face up: one step per thing that
-    happened, each with the table as it stood after it."""
-    match = Match(session.match.rules, session.seed)
+    """A finished match against the computer step by step, every card face up."""
+    ended = {"type": "resign", "seat": HUMAN} if session.resigned else None
+    match, steps = replay_steps(session.match.rules, session.seed, session.actions, ended)
+    return {
+        "id": session.id,
+        "player": player,
+        "difficulty": session.difficulty,
+        "rules": match.rules.to_mapping(full=True),
+        "rules_name": rules_name(match.rules),
+        "outcome": session.status,
+        "totals": list(match.totals),
+        "steps": steps,
+    }
+
+
+def replay_steps(
+    rules: RuleSet, seed: int, actions: list[Any], ended: dict[str, Any] | None = None
+) -> tuple[Match, list[dict[str, Any]]]:
+    """A finished match replayed, and its steps: one per thing that happened, each
+    with the table as it stood after it; ``ended``, a last step's event for a match
+    that stopped before its end (a resignation, a forfeit)."""
+    match = Match(rules, seed)
     steps: list[dict[str, Any]] = []
     totals = [match.starting_points] * 2  # where the match starts
     table = _Table(match.round)
@@ -220,7 +239,7 @@ def replay_json(session: GameSession, player: str | None) -> dict[str, Any]:
             step({"type": "deal"})
 
     follow()
-    for data in session.actions:
+    for data in actions:
         action = action_from_json(data)
         if action in (KOIKOI, STOP):
             kind = "koikoi" if action == KOIKOI else "stop"
@@ -230,18 +249,9 @@ def replay_json(session: GameSession, player: str | None) -> dict[str, Any]:
         else:
             match.apply(action)
         follow()
-    if session.resigned:
-        step({"type": "resign", "seat": HUMAN})
-    return {
-        "id": session.id,
-        "player": player,
-        "difficulty": session.difficulty,
-        "rules": match.rules.to_mapping(full=True),
-        "rules_name": rules_name(match.rules),
-        "outcome": session.status,
-        "totals": list(match.totals),
-        "steps": steps,
-    }
+    if ended is not None:
+        step(ended)
+    return match, steps
 
 
 def rules_catalog() -> dict[str, Any]:

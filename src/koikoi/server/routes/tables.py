@@ -94,6 +94,25 @@ def open_table(body: NewTable, parts: Parts, info: Checked) -> dict[str, Any]:
     return seated_view(parts, table, 0)
 
 
+@router.get("/tables")
+def my_tables(parts: Parts, info: Browser) -> dict[str, Any]:
+    """This player's tables open or in play (signed in: from any device), newest first."""
+    return {"tables": parts.tables.mine(info)}
+
+
+@router.get("/tables/{table_id}/replay")
+def table_replay(table_id: TableId, parts: Parts) -> dict[str, Any]:
+    """A finished match between two people, every card face up, step by step (public,
+    like the replays of matches against the computer)."""
+    try:
+        table = parts.tables.load(table_id)
+    except TableError as error:
+        raise refused(error) from None
+    if table.status != "over" or table.ending == "cancelled":
+        raise HTTPException(409, "the match is still being played; replays come after")
+    return table.replay()
+
+
 @router.get("/tables/code/{code}")
 def find_table(code: TableCode, parts: Parts) -> dict[str, Any]:
     """The table a code names (its id, for the link)."""
