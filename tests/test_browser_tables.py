@@ -67,6 +67,10 @@ class People:
     expected: list[str] = field(default_factory=list)
     """Addresses whose refusal a test means to see (a full table's 403)."""
 
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
     def unexpected(self) -> list[str]:
         return [e for e in self.errors if not any(url in e for url in self.expected)]
 
