@@ -12,6 +12,7 @@ the server's clock moves when the test says so.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -23,6 +24,7 @@ from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, R
 
 from servers import Clock, make_app, serving
 from test_browser import ARABIC, PHONE, Clicker, assert_nothing_hidden_shown, state
+from test_browser_accounts import sign_up
 
 LAPTOP: dict[str, Any] = {"viewport": {"width": 1366, "height": 768}}
 SIZES = {"phone": PHONE, "laptop": LAPTOP}
@@ -75,10 +77,19 @@ class People:
         return [e for e in self.errors if not any(url in e for url in self.expected)]
 
     def open(
-        self, size: str = "laptop", *, lang: str = "en", websocket: bool = True, path: str = "/"
+        self,
+        size: str = "laptop",
+        *,
+        lang: str = "en",
+        websocket: bool = True,
+        path: str = "/",
+        name: str | None = None,
     ) -> Page:
+        """A new person's page at `path`; with `name`, signed in to a new account of that name."""
         context = self.chromium.new_context(base_url=self.base_url, locale="en-US", **SIZES[size])
         self.contexts.append(context)
+        if name is not None:
+            sign_up(context.request, name)
         if not websocket:
             context.add_init_script(NO_WEBSOCKET)
         page = context.new_page()
@@ -474,3 +485,132 @@ def test_the_clock_plays_for_whoever_lets_it_run_out(
     expect(late.get_by_test_id("timeouts-you")).to_have_text("Timeouts 1/3")
     expect(other.get_by_test_id("timeouts-cpu")).to_have_text("Timeouts 1/3")
     assert state(late)["table"]["timeouts"] == [1, 0]
+
+
+# -- 7. friendly, and back to a table from the start screen -------------------------------
+
+
+def leave_for_the_start_screen(page: Page) -> None:
+    page.get_by_test_id("menu-button").click()
+    page.get_by_test_id("menu-back").click()
+    expect(page.get_by_test_id("start-button")).to_be_visible()
+
+
+def test_a_friendly_table_waits_on_both_start_screens(people: People, screenshots: Path) -> None:
+    """An unranked table between people says Friendly (Practice is the computer's);
+    either player may leave it for the start screen, which lists it with whose turn it
+    is, and take it up again where it stood."""
+    host = people.open("laptop")
+    tid = invite(host)
+    expect(host.get_by_test_id("table-kind")).to_have_text("Friendly")
+    # Back to the menu from the waiting screen: the open table is listed, and one tap away.
+    host.get_by_test_id("lobby-back").click()
+    expect(host.get_by_test_id("table-turn")).to_have_text("Waiting for someone to sit down…")
+    host.get_by_test_id("table-resume").click()
+    expect(host.get_by_test_id("lobby")).to_have_attribute("data-kind", "waiting")
+    assert table_id(host) == tid
+
+    friend = people.open("laptop", path=f"/#/table/{tid}")
+    expect(friend.get_by_test_id("table-kind")).to_have_text("Friendly")
+    friend.get_by_test_id("sit-button").click()
+    at_table(friend)
+    at_table(host)
+    game = Match([host, friend])
+    game.play_moves(2)
+    newest = game.sync()
+    for page in (host, friend):
+        expect(page.get_by_test_id("match-kind")).to_have_text("Friendly")
+    mover, waiter = (host, friend) if state(host)["your_turn"] else (friend, host)
+
+    for page in (host, friend):
+        leave_for_the_start_screen(page)
+    for page, turn in ((mover, "Your turn"), (waiter, "Waiting for Guest")):
+        listed = page.get_by_test_id("in-progress")
+        expect(listed).to_contain_text(re.compile(r"Round \d+ of \d+: you \d+, Guest \d+"))
+        expect(page.get_by_test_id("table-turn")).to_have_text(turn)
+    mover.screenshot(
+        path=str(screenshots / "tables-en-laptop-start-in-progress.jpg"), type="jpeg", quality=85
+    )
+
+    for page in (host, friend):
+        page.get_by_test_id("table-resume").click()
+        at_table(page)
+        settle(page, newest)
+        assert table_id(page) == tid
+        assert state(page)["version"] == newest
+    assert state(mover)["your_turn"]
+    before = list(game.moves)
+    game.play_moves(2)  # and the match goes on, each move seen on the other page
+    assert sum(game.moves) == sum(before) + 2
+
+
+# -- 8. the host closes a table nobody sat at ---------------------------------------------
+
+
+def test_the_host_closes_the_table_and_its_link_says_so(people: People) -> None:
+    host = people.open("laptop")
+    tid = invite(host)
+    host.get_by_test_id("close-table").click()
+    expect(host.get_by_test_id("start-button")).to_be_visible()
+    expect(host.get_by_test_id("in-progress")).to_have_count(0)
+    answer = host.evaluate("async (id) => (await fetch(`/api/tables/${id}`)).json()", tid)
+    assert answer["state"]["table"]["ending"] == "cancelled"
+
+    # The friend follows the link afterwards (refused, as to anyone not seated: expected).
+    people.expected.append(f"/api/tables/{tid}")
+    friend = people.open("laptop", path=f"/#/table/{tid}")
+    expect(friend.get_by_test_id("lobby-closed")).to_have_text("This table was closed.")
+    expect(friend.get_by_test_id("sit-button")).to_have_count(0)
+    friend.get_by_test_id("lobby-back").click()
+    expect(friend.get_by_test_id("start-button")).to_be_visible()
+    # So does the host, from the link.
+    host.evaluate("(id) => { location.hash = `#/table/${id}`; }", tid)
+    expect(host.get_by_test_id("lobby-closed")).to_have_text("This table was closed.")
+    expect(host.get_by_test_id("hand")).to_have_count(0)
+
+
+# -- 9. the replay of a finished match between two people ---------------------------------
+
+
+def test_a_resigned_match_replays_with_both_names(people: People, screenshots: Path) -> None:
+    suffix = secrets.token_hex(3)
+    names = [f"ann-{suffix}", f"ben-{suffix}"]
+    # Names inside a sentence are set apart (U+2068 … U+2069), to keep their own direction.
+    first, second = (f"\u2068{name}\u2069" for name in names)
+    host = people.open("laptop", name=names[0])
+    tid = invite(host)
+    friend = people.open("laptop", path=f"/#/table/{tid}", name=names[1])
+    friend.get_by_test_id("sit-button").click()
+    at_table(friend)
+    at_table(host)
+    game = Match([host, friend])
+    game.play_moves(4)
+    game.sync()
+    friend.get_by_test_id("menu-button").click()
+    friend.get_by_test_id("resign-button").click()
+    friend.get_by_test_id("resign-dialog").get_by_test_id("confirm-yes").click()
+
+    for page in (host, friend):
+        expect(page.get_by_test_id("match-summary")).to_be_visible()
+        link = page.get_by_test_id("replay-link")
+        expect(link).to_have_text("Watch the replay")
+        link.click()
+        page.wait_for_url(re.compile(rf"#/replay/table/{tid}$"))
+        expect(page.get_by_test_id("replay-page")).to_be_visible()
+        expect(page.get_by_test_id("match-summary")).to_have_count(0)
+        players = page.get_by_test_id("replay-player")
+        expect(players).to_have_text(names)  # seat 0 opened the table
+        expect(page.get_by_test_id("replay-outcome")).to_have_text(f"{first} wins the match")
+        expect(page.get_by_test_id("replay-you")).to_contain_text(names[0])
+        expect(page.get_by_test_id("replay-cpu")).to_contain_text(names[1])
+        page.get_by_test_id("replay-last").click()
+        expect(page.get_by_test_id("replay-event")).to_have_text(f"{second} resigns the match.")
+    host.get_by_test_id("replay-first").click()
+    host.get_by_test_id("replay-next").click()
+    expect(host.get_by_test_id("replay-event")).to_contain_text(
+        re.compile(rf"^({first}|{second}) (plays|draws) ")
+    )
+    host.screenshot(path=str(screenshots / "tables-en-laptop-replay.jpg"), type="jpeg", quality=85)
+    # Back to the summary's table by the browser's back button.
+    friend.go_back()
+    expect(friend.get_by_test_id("match-summary")).to_be_visible()

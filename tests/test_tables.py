@@ -328,7 +328,12 @@ def test_the_host_closes_an_open_table_and_a_day_closes_a_forgotten_one(
     closed = host.delete(f"/api/tables/{table['id']}")
     assert closed.status_code == 200
     assert closed.json()["state"]["table"]["ending"] == "cancelled"
+    assert closed.json()["state"]["status"] == "cancelled"
+    assert "hand" not in closed.json()["state"]  # it never began: no cards
     assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 409
+    gone = friend.get(f"/api/tables/{table['id']}")
+    assert gone.status_code == 410
+    assert "closed" in gone.json()["detail"]
     forgotten = open_table(host)
     clock.advance(days=1, seconds=1)
     app.state.services.tables.expire()

@@ -64,9 +64,11 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
     meanings = {
         400: "The action is not legal in this state.",
         401: "Not signed in, or the password is wrong.",
-        403: "The CSRF token is missing or wrong, or the session has ended.",
+        403: "The CSRF token is missing or wrong, the session has ended, or it is not"
+        " this player's to do (a full table, the other seat's move).",
         404: "There is no such thing (or it is not this browser's).",
         409: "The state has moved on (another tab, a finished match): reload.",
+        410: "It is gone: a table closed before anyone sat down at it.",
         413: f"The request body is larger than {MAX_BODY_BYTES} bytes.",
         422: "The input is invalid: not standard JSON, or not what the route takes.",
         429: "Too many attempts: wait for Retry-After seconds.",

@@ -276,9 +276,12 @@ class TableSession:
     # -- what a seat sees -----------------------------------------------------------
 
     def outcome(self, seat: int) -> str:
-        """The match as ``seat`` sees its result: open, playing, won, lost or drawn."""
+        """The match as ``seat`` sees its result: open, playing, won, lost, drawn, or
+        cancelled (closed before it began)."""
         if self.status != OVER:
             return self.status
+        if self.ending == CANCELLED:
+            return CANCELLED
         if self.winner is None:
             return "drawn"
         return "won" if self.winner == seat else "lost"
@@ -312,7 +315,7 @@ class TableSession:
 
     def state(self, seat: int, now: datetime) -> dict[str, Any]:
         """The table as ``seat`` sees it: the API's game state (seats counted from the
-        viewer), with the table's own part under ``table``; no cards while it is open."""
+        viewer), with the table's own part under ``table``; no cards before it begins."""
         state: dict[str, Any] = {
             "id": self.id,
             "version": self.version,
@@ -322,7 +325,7 @@ class TableSession:
             "difficulty": None,
             "table": self.info(now, seat),
         }
-        if self.status != OPEN:
+        if self.status != OPEN and self.ending != CANCELLED:  # no cards if it never began
             state |= seat_json(self.match, seat, playing=self.status == PLAYING, winner=self.winner)
         return state
 

@@ -108,7 +108,10 @@ export const api = {
   // Tables between two people (never practice: the server deals and keeps the clock).
   openTable: (rules, ranked, moveSeconds) => request("POST", "/api/tables", { rules, ranked, ...(moveSeconds ? { move_seconds: moveSeconds } : {}) }),
   findTable: (code) => request("GET", `/api/tables/code/${path(code)}`),
+  tables: () => request("GET", "/api/tables"),
   table: (id) => request("GET", `/api/tables/${path(id)}`),
+  closeTable: (id) => request("DELETE", `/api/tables/${path(id)}`),
+  tableReplay: (id) => request("GET", `/api/tables/${path(id)}/replay`),
   sit: (id) => request("POST", `/api/tables/${path(id)}/seat`),
   tableAct: (id, action, version) => request("POST", `/api/tables/${path(id)}/actions`, { action, version }),
   tableResign: (id) => request("POST", `/api/tables/${path(id)}/resign`),

@@ -46,6 +46,7 @@ const app = {
   lobby: null, // the lobby shown: {kind, table, notice}
   queue: null, // a quick match being waited for
   games: [], // the matches in progress the start screen offers
+  tables: [], // and the tables between people (GET /api/tables)
   page: null, // the page shown: its route ({page, query | arg}), data and error
   away: false, // the table was left for a page: going back returns to it
   lastSetup: null, // {difficulty, rules, ranked} of the game being played (for "play again")
@@ -133,12 +134,13 @@ function render() {
   if (app.screen === "table" && app.view) {
     renderTable(screen(), app.view, app.ui, handlers, app.log, tableExtras());
   } else if (app.screen === "lobby") {
-    renderLobby(screen(), { ...app.lobby, notice: app.table && app.table.notice ? t(app.table.notice) : null }, { onSit: sitDown, onBack: backToStart });
+    renderLobby(screen(), { ...app.lobby, notice: app.table && app.table.notice ? t(app.table.notice) : null }, { onSit: sitDown, onBack: backToStart, onClose: closeWaiting });
   } else if (app.screen === "start") {
     renderStart(screen(), {
       catalog: app.catalog,
       setup: loadSetup(),
       games: app.games,
+      tables: app.tables,
       user: currentUser(),
       onStart: startGame,
       onResume: resumeGame,
@@ -216,10 +218,13 @@ async function loadGames() {
   }
 }
 
+const loadTables = () => api.tables().then((body) => body.tables, () => []);
+
 async function refreshGames() {
-  const games = await loadGames();
-  if (JSON.stringify(games) === JSON.stringify(app.games)) return;
+  const [games, tables] = await Promise.all([loadGames(), loadTables()]);
+  if (JSON.stringify([games, tables]) === JSON.stringify([app.games, app.tables])) return;
   app.games = games;
+  app.tables = tables;
   if (app.screen === "start") render();
 }
 
@@ -288,7 +293,7 @@ const PAGES = {
     missing: "page.no_player",
   },
   replay: {
-    load: (page) => api.replay(page.arg),
+    load: (page) => (page.table ? api.tableReplay(page.arg) : api.replay(page.arg)),
     draw: (container, data, page) => renderReplay(container, data, page),
     missing: "page.no_replay",
   },
@@ -983,7 +988,8 @@ function receive(state, events) {
     return;
   }
   if (app.screen === "lobby") {
-    if (state.status === "open") {
+    if (info.ending === "cancelled") tableGone("closed"); // closed elsewhere
+    else if (state.status === "open") {
       app.lobby = { kind: "waiting", table: info };
       render();
     } else {
@@ -1039,7 +1045,8 @@ async function openTableRoute(id) {
     body = await api.table(id);
   } catch (error) {
     if (epoch !== app.epoch) return;
-    app.lobby = { kind: error.status === 403 ? "full" : error.status === 404 || error.status === 422 ? "gone" : "error" };
+    const kinds = { 403: "full", 410: "closed", 404: "gone", 422: "gone" };
+    app.lobby = { kind: kinds[error.status] || "error" };
     render();
     return;
   }
@@ -1054,6 +1061,11 @@ async function openTableRoute(id) {
 
 /** Seated at a table (its state): its live connection, then its lobby or its match. */
 function seatAt(state) {
+  if (state.table.ending === "cancelled") {
+    app.lobby = { kind: "closed" };
+    render();
+    return;
+  }
   openLive(state.id);
   app.game = null;
   if (state.status === "open") {
@@ -1064,6 +1076,20 @@ function seatAt(state) {
   } else {
     receive(state, []);
   }
+}
+
+/** The host closes the table nobody sat at yet, and goes back to the start screen. */
+async function closeWaiting() {
+  const { id } = app.lobby.table;
+  try {
+    await api.closeTable(id);
+  } catch (error) {
+    // Someone sat down meanwhile (409): the match comes over the live connection.
+    toast(error.status === 409 ? "person.refused" : "error.network", { kind: "error", detail: error.detail });
+    return;
+  }
+  app.tables = app.tables.filter((table) => table.id !== id);
+  backToStart();
 }
 
 async function sitDown() {
@@ -1429,7 +1455,7 @@ async function boot() {
   const codes = app.languages.map((lang) => lang.code);
   const wanted = [urlLang, settings.lang, languages.preferred, "en"].find((code) => code && codes.includes(code));
   await loadLanguage(wanted);
-  app.games = await loadGames();
+  [app.games, app.tables] = await Promise.all([loadGames(), loadTables()]);
   onAccountChange(accountChanged);
   syncPractice();
   window.addEventListener("hashchange", route);

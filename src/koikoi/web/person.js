@@ -31,7 +31,7 @@ function facts(info, { host = false } = {}) {
     host ? null : row(t("lobby.host"), playerName(info.players[0]), "table-host"),
     row(t("start.preset"), rulesName(info.rules_name), "table-rules"),
     row(t("lobby.rounds"), num(info.rules.rounds), "table-rounds"),
-    row(t("start.match_kind"), t(info.ranked ? "match_kind.ranked" : "match_kind.friendly"), "table-kind"),
+    row(t("start.match_kind"), t(info.ranked ? "match_kind.ranked" : "match_kind.table_friendly"), "table-kind"),
     row(t("person.move_clock"), t("person.seconds", { n: info.move_seconds }), "table-clock"));
 }
 
@@ -50,9 +50,9 @@ async function copyText(text, input) {
 /**
  * Draw a table's screen before its match: `lobby` is {kind, table, notice} with kind
  * "loading", "waiting" (the host, until the friend sits), "join" (an open table, someone
- * else's), "full", "gone" or "error".
+ * else's), "full", "closed" (by its host), "gone" or "error".
  */
-export function renderLobby(container, lobby, { onSit, onBack }) {
+export function renderLobby(container, lobby, { onSit, onBack, onClose }) {
   const back = h("button", { type: "button", class: "btn btn-ghost", "data-testid": "lobby-back", onclick: onBack }, t("ui.menu"));
   let body;
   if (lobby.kind === "waiting") {
@@ -74,7 +74,8 @@ export function renderLobby(container, lobby, { onSit, onBack }) {
       facts(info, { host: true }),
       lobby.notice ? h("p", { class: "live-notice", role: "status", "data-testid": "live-notice" }, lobby.notice) : null,
       h("p", { class: "lobby-note", "aria-live": "polite" }, t("lobby.waiting_wait")),
-      h("div", { class: "lobby-actions" }, back),
+      h("div", { class: "lobby-actions" }, back,
+        h("button", { type: "button", class: "btn btn-danger-ghost", "data-testid": "close-table", onclick: onClose }, t("lobby.close"))),
     ];
   } else if (lobby.kind === "join") {
     const info = lobby.table;
@@ -86,7 +87,7 @@ export function renderLobby(container, lobby, { onSit, onBack }) {
       h("div", { class: "lobby-actions" }, sit, back),
     ];
   } else {
-    const text = { loading: "page.loading", full: "lobby.full", gone: "lobby.gone" }[lobby.kind] || "error.network";
+    const text = { loading: "page.loading", full: "lobby.full", closed: "lobby.closed", gone: "lobby.gone" }[lobby.kind] || "error.network";
     body = [
       h("p", { class: lobby.kind === "loading" ? "page-note" : "page-note is-error", "data-testid": `lobby-${lobby.kind}` }, t(text)),
       lobby.kind === "loading" ? null : h("div", { class: "lobby-actions" }, back),

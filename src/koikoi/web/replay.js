@@ -1,11 +1,13 @@
 // The replay viewer: a finished match step by step, both hands face up. Each step is
-// the table after one event (a deal, a play, a draw, a call, a round's end, a resignation).
+// the table after one event (a deal, a play, a draw, a call, a round's end, a resignation
+// or a forfeit).
 
 import { currentUser } from "./account.js";
 import { cardButton, cardName } from "./cards.js";
 import { h, icon } from "./dom.js";
 import { isolate, list, num, plural, t } from "./i18n.js";
 import { levelName, rulesName } from "./pages.js";
+import { playerName } from "./person.js";
 import { href } from "./routes.js";
 import { SEAT_CPU, SEAT_YOU, moveText, piles, side, stockPile, who, yakuText } from "./table.js";
 
@@ -15,48 +17,56 @@ function otherPlayer(replay) {
   return replay.player && !(user && user.name === replay.player) ? replay.player : null;
 }
 
+/** A seat's name where it is not "you" or "the computer": either player's at a table
+ * between people, the player's when someone else watches their match; else null. */
+function seatLabel(replay, seat) {
+  if (replay.players) return playerName(replay.players[seat]);
+  const name = otherPlayer(replay);
+  return seat === SEAT_YOU && name ? isolate(name) : null;
+}
+
 /**
  * What happened in a step, in words. The player's own moves read as the game's log
- * ("You play…"); someone else's as "<name> plays…".
+ * ("You play…"); a named seat's as "<name> plays…".
  */
 function eventText(replay, step) {
   const event = step.event;
-  const name = otherPlayer(replay);
-  const they = (kind, params = {}) => t(`replay.they.${kind}`, { name: isolate(name), ...params });
-  const theirs = event.seat === SEAT_YOU && name;
+  const name = seatLabel(replay, event.type === "deal" ? step.dealer : event.type === "round-over" ? event.winner : event.seat);
+  const they = (kind, params = {}) => t(`replay.they.${kind}`, { name, ...params });
   switch (event.type) {
     case "deal":
-      return step.dealer === SEAT_YOU && name ? they("deal", { round: step.round }) : t(`log.deal.${side(step.dealer)}`, { round: step.round });
+      return name ? they("deal", { round: step.round }) : t(`log.deal.${side(step.dealer)}`, { round: step.round });
     case "play":
     case "draw": {
-      if (!theirs) return moveText(event);
+      if (!name) return moveText(event);
       return they(`${event.type}.${event.captured.length ? "take" : "place"}`, { card: cardName(event.card), captured: list(event.captured.map(cardName)) });
     }
     case "koikoi":
     case "stop":
-      return theirs ? they(event.type) : t(`log.${event.type}.${side(event.seat)}`);
+      return name ? they(event.type) : t(`log.${event.type}.${side(event.seat)}`);
     case "round-over": {
       if (event.winner === null) return t("log.round.draw", { round: step.round });
       const points = plural("points", event.points[event.winner]);
-      return event.winner === SEAT_YOU && name ? they("round", { round: step.round, points }) : t(`log.round.${side(event.winner)}`, { round: step.round, points });
+      return name ? they("round", { round: step.round, points }) : t(`log.round.${side(event.winner)}`, { round: step.round, points });
     }
     case "resign":
       return name ? they("resign") : t("log.resign.you");
+    case "forfeit":
+      return t("log.forfeit.opp", { name });
     default:
       return "";
   }
 }
 
 function seatName(replay, seat) {
-  if (seat === SEAT_CPU) return who(SEAT_CPU);
-  const name = otherPlayer(replay);
-  return name ? h("bdi", {}, name) : who(SEAT_YOU);
+  const name = seatLabel(replay, seat);
+  return name ? h("bdi", {}, name) : who(seat);
 }
 
 /** A seat: name, match points, dealer mark, the hand face up, and the capture piles. */
 function seatArea(replay, step, seat, moved) {
   const hand = step.hands[seat];
-  const label = seat === SEAT_CPU ? who(SEAT_CPU) : otherPlayer(replay) || who(SEAT_YOU);
+  const label = seatLabel(replay, seat) || who(seat);
   return h("section", { class: `side replay-side side-${side(seat)}`, "aria-label": label, "data-testid": `replay-${side(seat)}` },
     h("div", { class: "side-row" },
       h("div", { class: "side-head" },
@@ -113,7 +123,7 @@ export function renderReplay(container, replay, position) {
     const step = steps[position.step];
     picker.value = String(step.round);
     // The step in the address: a link or a reload comes back to it.
-    history.replaceState(null, "", href.replay(position.arg, position.step));
+    history.replaceState(null, "", href.replay(position.arg, position.step, position.table));
     line.textContent = eventText(replay, step);
     board.replaceChildren(...stepView(replay, step));
     counter.textContent = t("replay.step", { step: position.step + 1, steps: steps.length });
@@ -125,17 +135,22 @@ export function renderReplay(container, replay, position) {
   }
   slider.addEventListener("input", () => show(Number(slider.value)));
 
-  const player = replay.player
-    ? h("a", { href: href.player(replay.player), "data-testid": "replay-player" }, h("bdi", {}, replay.player))
-    : who(SEAT_YOU);
+  const link = (name) => h("a", { href: href.player(name), "data-testid": "replay-player" }, h("bdi", {}, name));
+  // Between people: both players (seat 0 opened the table) and who won; no level.
+  const players = replay.players;
+  const won = { won: 0, lost: 1 }[replay.outcome];
+  const names = players
+    ? players.flatMap((player, seat) => [seat ? " – " : "", player && player.name && !player.guest ? link(player.name) : playerName(player)])
+    : [replay.player ? link(replay.player) : who(SEAT_YOU), " · ", levelName(replay.difficulty)];
   container.replaceChildren(
     h("div", { class: "page replay", "data-testid": "replay-page" },
       h("header", { class: "page-head" },
         h("h1", { class: "page-title", "data-testid": "page-title" }, t("replay.title")),
         h("p", { class: "page-sub" },
-          player, " · ", levelName(replay.difficulty), " · ", rulesName(replay.rules_name)),
+          names, " · ", rulesName(replay.rules_name)),
         h("p", { class: "replay-result" },
-          h("span", { class: `outcome outcome-${replay.outcome}` }, t(`outcome.${replay.outcome}`)),
+          h("span", { class: `outcome outcome-${players ? "drawn" : replay.outcome}`, "data-testid": "replay-outcome" },
+            !players ? t(`outcome.${replay.outcome}`) : won === undefined ? t("summary.match.draw") : t("summary.match.opp", { name: seatLabel(replay, won) })),
           h("span", {}, t("stats.score", { you: replay.totals[0], cpu: replay.totals[1] })))),
       steps.length
         ? [board,

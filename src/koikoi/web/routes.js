@@ -1,6 +1,7 @@
 // The pages' addresses, kept in the URL's hash so links, reloads and the back button
 // work: #/leaderboard?rules=…&sort=…&difficulty=…&offset=…, #/player/<name>,
-// #/replay/<id>[/<step>] (the step counted from 1; the first has no number),
+// #/replay/[table/]<id>[/<step>] (a match against the computer or, after table/, between
+// people; the step counted from 1, the first has no number),
 // #/table/<id> (a table between two people: its waiting screen, its seat, its match).
 // Any other address is the game (the start screen or the table).
 
@@ -35,7 +36,7 @@ export const href = {
   },
   player: (name) => `#/player/${encodeURIComponent(name)}`,
   table: (id) => `#/table/${encodeURIComponent(id)}`,
-  replay: (id, step = 0) => `#/replay/${encodeURIComponent(id)}${step > 0 ? `/${step + 1}` : ""}`,
+  replay: (id, step = 0, table = false) => `#/replay/${table ? "table/" : ""}${encodeURIComponent(id)}${step > 0 ? `/${step + 1}` : ""}`,
 };
 
 /** The page an address asks for ({page, query} or {page, arg}, a replay's {step} too); null for the game.
@@ -46,6 +47,10 @@ export function parseRoute(hash, presets) {
   if (page === "leaderboard") return { page, query: leaderboardQuery(search, presets) };
   if (page === "table") return /^[A-Za-z0-9_-]{1,32}$/.test(rest.join("/")) ? { page, arg: rest.join("/") } : null;
   if (page !== "player" && page !== "replay") return null;
+  if (page === "replay" && rest[0] === "table" && rest.length > 1) {
+    const route = parseRoute(`#/replay/${rest.slice(1).join("/")}`, presets);
+    return route && { ...route, table: true };
+  }
   if (page === "replay" && rest.length === 2 && /^[1-9][0-9]{0,5}$/.test(rest[1])) {
     const route = parseRoute(`#/replay/${rest[0]}`, presets);
     return route && { ...route, step: Number(rest[1]) - 1 };

@@ -7,6 +7,8 @@ import { boardPresets, earnsPoints, isRankable, rankingPoints } from "./account.
 import { h, icon } from "./dom.js";
 import { date, has, plural, t } from "./i18n.js";
 import { levelName, rulesName } from "./pages.js";
+import { playerName } from "./person.js";
+import { href } from "./routes.js";
 
 const LEVELS = ["easy", "normal", "expert"];
 
@@ -128,20 +130,35 @@ function problems() {
   return out;
 }
 
-/** The matches in progress, each with a button to take it up again. */
-function inProgress(games, onResume) {
-  if (!games.length) return null;
+/** A match in progress: its score, what it is, and a button to take it up again. */
+function resumeItem(line, meta, updated, testid, onclick) {
+  return h("li", { class: "resume-item" },
+    h("div", {},
+      h("p", {}, line),
+      h("p", { class: "resume-meta" }, meta, updated ? [" · ", h("time", { datetime: updated }, date(updated, { time: true }))] : null)),
+    h("button", { type: "button", class: "btn", "data-testid": testid, onclick }, t("start.resume")));
+}
+
+/** The tables between people (whose turn it is, or the code of one still open) and the
+ * matches against the computer in progress. */
+function inProgress(games, tables, onResume) {
+  if (!games.length && !tables.length) return null;
   return h("section", { class: "resume", "data-testid": "in-progress", "aria-labelledby": "in-progress-title" },
     h("h2", { class: "panel-title", id: "in-progress-title" }, t("start.in_progress")),
     h("ul", { class: "resume-list" },
+      tables.map((table) => {
+        const name = playerName(table.opponent);
+        const open = table.status === "open";
+        return resumeItem(
+          open ? t("lobby.code_label", { code: table.code }) : t("start.in_progress_table", { round: table.round, rounds: table.rounds, you: table.totals[0], name, them: table.totals[1] }),
+          [h("b", { "data-testid": "table-turn" }, open ? t("lobby.waiting_wait") : table.your_turn ? t("start.table_you") : t("start.table_opp", { name })), " · ", rulesName(table.rules_name)],
+          table.updated, "table-resume", () => {
+            location.hash = href.table(table.id);
+          });
+      }),
       games.map((game) =>
-        h("li", { class: "resume-item" },
-          h("div", {},
-            h("p", {}, t("start.in_progress_item", { round: game.round, rounds: game.rounds, you: game.totals[0], cpu: game.totals[1] })),
-            h("p", { class: "resume-meta" },
-              levelName(game.difficulty), " · ", rulesName(game.rules_name),
-              game.updated ? [" · ", h("time", { datetime: game.updated }, date(game.updated, { time: true }))] : null)),
-          h("button", { type: "button", class: "btn", "data-testid": "resume-button", onclick: () => onResume(game.id) }, t("start.resume"))))));
+        resumeItem(t("start.in_progress_item", { round: game.round, rounds: game.rounds, you: game.totals[0], cpu: game.totals[1] }),
+          [levelName(game.difficulty), " · ", rulesName(game.rules_name)], game.updated, "resume-button", () => onResume(game.id)))));
 }
 
 /** What the match will be, as one line under the choice (or in its place). */
@@ -278,7 +295,7 @@ function personPart(user, { onInvite, onJoinCode, onQuickMatch }, remember) {
 
 /** Draw the start screen into `container`. */
 export function renderStart(container, options) {
-  const { catalog, setup, games, user, onStart, onResume, onHelp, onChange, onSignIn } = options;
+  const { catalog, setup, games, tables = [], user, onStart, onResume, onHelp, onChange, onSignIn } = options;
   form.catalog = catalog;
   if (!form.values) {
     if (setup && catalog.presets[setup.preset]) {
@@ -416,7 +433,7 @@ export function renderStart(container, options) {
         h("div", { class: "hero-cards", "aria-hidden": "true" }, h("span", { class: "hc hc1" }), h("span", { class: "hc hc2" }), h("span", { class: "hc hc3" })),
         h("h1", { class: "hero-title" }, t("ui.title")),
         h("p", { class: "hero-tagline" }, t("start.tagline"))),
-      inProgress(games, onResume),
+      inProgress(games, tables, onResume),
       h("section", { class: "panel" },
         h("h2", { id: "levels-title", class: "panel-title" }, t("start.opponent")),
         levels),

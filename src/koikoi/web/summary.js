@@ -200,7 +200,7 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null, r
       rematch.bind(show);
     }
     // Following the link leaves the table for the replay's page.
-    const replay = h("a", { class: "link-btn", href: href.replay(state.id), "data-testid": "replay-link" }, t("summary.replay"));
+    const replay = h("a", { class: "link-btn", href: href.replay(state.id, 0, opp), "data-testid": "replay-link" }, t("summary.replay"));
     replay.addEventListener("click", () => {
       modal.close();
       resolve();
@@ -226,7 +226,7 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null, r
         : null,
       h("div", { class: "sheet-actions two" }, again, newGame),
       rematchLine,
-      opp ? null : h("p", { class: "summary-links" }, replay),
+      h("p", { class: "summary-links" }, replay),
     );
     panel.setAttribute("aria-labelledby", "match-summary-title");
     modal = openModal(panel, { closable: false, initialFocus: "[data-testid=new-game-button]" });

@@ -230,8 +230,9 @@ function scorebar(view, handlers, table) {
     h("span", { class: "sb-round", "data-testid": "round" }, t("ui.round_of", { round: view.round, rounds: view.rounds })),
   ];
   if (view.target_score) parts.push(h("span", { class: "sb-target" }, t("ui.target", { points: view.target_score })));
-  // Ranked or friendly, throughout the match: whether its result moves the rating.
-  parts.push(h("span", { class: view.ranked ? "sb-kind is-ranked" : "sb-kind", "data-testid": "match-kind" }, t(view.ranked ? "match_kind.ranked" : "match_kind.friendly")));
+  // Ranked or not, throughout the match: whether its result moves the rating (unranked
+  // is practice against the computer, friendly against a person).
+  parts.push(h("span", { class: view.ranked ? "sb-kind is-ranked" : "sb-kind", "data-testid": "match-kind" }, t(view.ranked ? "match_kind.ranked" : table ? "match_kind.table_friendly" : "match_kind.friendly")));
   parts.push(h("span", { class: "sb-mult", "data-testid": "multiplier", title: t("ui.multiplier_hint") }, t("ui.multiplier", { n: view.multiplier })));
   // multiplier = additive: the points your own calls add to a stop.
   if (view.bonus > 0) parts.push(h("span", { class: "sb-mult sb-bonus", "data-testid": "bonus", title: t("ui.bonus_hint") }, t("ui.bonus", { n: view.bonus })));

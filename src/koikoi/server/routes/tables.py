@@ -21,7 +21,7 @@ from koikoi.round import IllegalActionError
 from koikoi.rules import RulesError, RuleSet
 from koikoi.server.context import COOKIE, Browser, Checked, Parts, Services, Strict
 from koikoi.server.games import GameOverError, StaleActionError
-from koikoi.server.tables import CODE_LENGTH, CODE_PATTERN, TableError, TableSession
+from koikoi.server.tables import CANCELLED, CODE_LENGTH, CODE_PATTERN, TableError, TableSession
 from koikoi.server.tablestore import table_channel
 
 router = APIRouter(prefix="/api", tags=["tables"])
@@ -125,7 +125,7 @@ def find_table(code: TableCode, parts: Parts) -> dict[str, Any]:
 @router.get("/tables/{table_id}")
 def get_table(table_id: TableId, parts: Parts, info: Browser) -> dict[str, Any]:
     """A seated player's state; for anyone else with the link, only what an open table
-    shows (its rules and host) or that it is full."""
+    shows (its rules and host), or that it is full (403) or was closed (410)."""
     try:
         table = parts.tables.current(table_id)
     except TableError as error:
@@ -133,6 +133,8 @@ def get_table(table_id: TableId, parts: Parts, info: Browser) -> dict[str, Any]:
     seat = table.seat_of(info)
     if seat is not None:
         return seated_view(parts, table, seat)
+    if table.ending == CANCELLED:
+        raise HTTPException(410, "this table was closed before anyone sat down at it")
     if table.status != "open":
         raise HTTPException(403, "this table is full: two players already sit at it")
     return {"state": None, "table": table.info(parts.clock())}
