@@ -14,6 +14,7 @@ from typing import Annotated, Any
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, HTTPException, Path, WebSocket, WebSocketDisconnect
+from fastapi.responses import JSONResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
@@ -165,7 +166,7 @@ def close_table(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any
 
 
 @router.post("/tables/{table_id}/actions")
-def table_act(table_id: TableId, body: TableMove, parts: Parts, info: Checked) -> dict[str, Any]:
+def table_act(table_id: TableId, body: TableMove, parts: Parts, info: Checked) -> JSONResponse:
     """Play a move at a table; answers, once it is stored, the mover's new state and the
     events to animate (the opponent hears of it on their WebSocket)."""
     try:
@@ -176,7 +177,9 @@ def table_act(table_id: TableId, body: TableMove, parts: Parts, info: Checked) -
         raise HTTPException(409, str(error)) from None
     except (IllegalActionError, ValueError) as error:
         raise HTTPException(400, str(error)) from None
-    return change.views[change.table.seated(info)]
+    # The view is plain JSON already: written out directly, it skips FastAPI's encoder,
+    # which would walk it again (a third of a millisecond, on the busiest route).
+    return JSONResponse(change.views[change.table.seated(info)])
 
 
 @router.post("/tables/{table_id}/resign")
