@@ -1219,18 +1219,25 @@ async function offerRematch(table) {
   receive(body.state, []);
 }
 
+/** The card one's own action moves, to show before the server answers (null when the
+ * answer alone can tell: a card that meets two on the field waits for a choice). */
+function ownMove(action, state) {
+  if (action.play) {
+    const matches = matchesOf(action.play, app.view.field);
+    return matches.length === 2 ? null : { type: "play", seat: SEAT_YOU, card: action.play, captured: matches };
+  }
+  if (action.capture) {
+    return { type: state.phase === "hand-choice" ? "play" : "draw", seat: SEAT_YOU, card: state.pending, captured: [action.capture], fromPending: true };
+  }
+  return null;
+}
+
 /** One's own move at a table: shown at once, sent, and the answer shown (or the update
  * the socket brings first, whichever comes first). */
 async function actAtTable(action) {
   const table = app.table;
   const state = app.game;
-  let pre = null;
-  if (action.play) {
-    const matches = matchesOf(action.play, app.view.field);
-    if (matches.length !== 2) pre = { type: "play", seat: SEAT_YOU, card: action.play, captured: matches };
-  } else if (action.capture) {
-    pre = { type: state.phase === "hand-choice" ? "play" : "draw", seat: SEAT_YOU, card: state.pending, captured: [action.capture], fromPending: true };
-  }
+  const pre = ownMove(action, state);
   app.ui.selected = null;
   app.ui.busy = true;
   table.own = pre;
@@ -1275,13 +1282,7 @@ async function act(action) {
     return;
   }
   const state = app.game;
-  let pre = null;
-  if (action.play) {
-    const matches = matchesOf(action.play, app.view.field);
-    if (matches.length !== 2) pre = { type: "play", seat: SEAT_YOU, card: action.play, captured: matches };
-  } else if (action.capture) {
-    pre = { type: state.phase === "hand-choice" ? "play" : "draw", seat: SEAT_YOU, card: state.pending, captured: [action.capture], fromPending: true };
-  }
+  const pre = ownMove(action, state);
   app.ui.selected = null;
   app.ui.busy = true;
   const request = api.act(state.id, action, state.version);
