@@ -407,8 +407,10 @@ class Player(Person):
 async def seat_pair(bench: Bench, pair: Pair, gate: asyncio.Semaphore) -> list[Player] | None:
     """Two guests at a new table, both listening; None (errors counted) if it failed."""
     urls = bench.urls
-    players = [Player(bench, urls[seat % len(urls)], pair, seat) for seat in (0, 1)]
     async with gate:
+        # Made here, a few at a time: making a client costs milliseconds of the loop, and
+        # made all at once they held it long enough to time out the first requests.
+        players = [Player(bench, urls[seat % len(urls)], pair, seat) for seat in (0, 1)]
         if not all([await player.begin() for player in players]):
             await abandon(players)
             return None
