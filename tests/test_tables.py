@@ -14,11 +14,8 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from koikoi.cards import SLUGS
-from koikoi.match import Match
-from koikoi.round import action_from_json
-from koikoi.rules import PRESETS
 from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS
-from koikoi.store.models import Rating, Table, User
+from koikoi.store.models import Rating, User
 from servers import PASSWORD, Clock, browser, make_app, sign_up
 
 
@@ -66,13 +63,7 @@ def move(client: TestClient, table_id: str, state: dict[str, Any]) -> dict[str, 
 
 def hidden_cards(app: FastAPI, table_id: str, seat: int) -> set[str]:
     """What ``seat`` may not see: the other hand and the stock, as the database holds them."""
-    with app.state.services.database() as db:
-        row = db.get(Table, table_id)
-        assert row is not None
-        match = Match(PRESETS["classic"], row.seed)
-        for data in row.actions:
-            match.apply(action_from_json(data))
-    game = match.round
+    game = app.state.services.tables.load(table_id).match.round
     hidden = game.hands[1 - seat] | sum(1 << card for card in game.stock_left)
     return {SLUGS[card] for card in range(48) if hidden >> card & 1}
 

@@ -160,10 +160,11 @@ class TableSession:
             raise TableError(409, "this table is full: two players already sit at it")
         if self.ranked and owner.user_id is None:
             raise TableError(403, "this table is ranked: sign in to sit at it")
-        self.seats[1] = Seat.of(owner)
-        return self._begin(now)
+        return self.begin(Seat.of(owner), now)
 
-    def _begin(self, now: datetime) -> list[dict[str, Any]]:
+    def begin(self, guest: Seat, now: datetime) -> list[dict[str, Any]]:
+        """``guest`` takes seat 1 and the match begins (its clock with it)."""
+        self.seats[1] = guest
         self.status = PLAYING
         self.version += 1
         # Then the deal, as a match against the computer opens (or the round, and the

@@ -89,6 +89,10 @@ LOAD = WITH_NAMES.where(Table.id == bindparam("table_id"))
 """One table's (built once: building it costs more than running it)."""
 
 
+TableChange = Callable[[TableSession, datetime], list[dict[str, Any]]]
+"""A change made to a table as of a moment; the events it made."""
+
+
 def table_channel(table_id: str) -> str:
     return f"table:{table_id}"
 
@@ -221,7 +225,7 @@ class TableStore:
     def _apply(
         self,
         table_id: str,
-        change: Callable[[TableSession, datetime], list[dict[str, Any]]],
+        change: TableChange,
         before: Callable[[TableSession, Session], None] | None = None,
         *,
         fresh: bool = False,
@@ -247,7 +251,7 @@ class TableStore:
     def _settled(
         self,
         table: TableSession,
-        change: Callable[[TableSession, datetime], list[dict[str, Any]]],
+        change: TableChange,
         before: Callable[[TableSession, Session], None] | None,
     ) -> Change:
         for _ in range(MAX_TIMEOUTS):  # then it has forfeited
@@ -309,42 +313,53 @@ class TableStore:
         the new table opens with the seats as they were and a new deal."""
 
         def offer(table: TableSession, now: datetime) -> list[dict[str, Any]]:
+            if table.rematch[table.seated(owner)]:
+                return []  # offered already: nothing changes
             events = table.offer_rematch(table.seated(owner))
             if all(table.rematch):
                 table.next_id = secrets.token_urlsafe(16)
             return events
 
-        def offered(table: TableSession, now: datetime) -> list[dict[str, Any]]:
-            if table.rematch[table.seated(owner)]:
-                return []  # offered already: nothing changes
-            return offer(table, now)
-
         for _ in range(3):
             try:
-                return self._apply(table_id, offered, before=self._open_rematch).table
+                return self._apply(table_id, offer, before=self._open_rematch).table
             except StaleActionError:
                 continue  # the other offer landed first: offers do not conflict, so again
         raise StaleActionError("the table keeps changing; reload the table")
 
     def _open_rematch(self, table: TableSession, db: Session) -> None:
         """Within the write of the second offer: the new table, both seats taken."""
-        if table.next_id is None:
-            return
+        host, guest = table.seats
+        if table.next_id is not None and host is not None and guest is not None:
+            self._open_between(
+                db, table.next_id, table.rules, host, guest, table.ranked, table.move_seconds
+            )
+
+    def _open_between(
+        self,
+        db: Session,
+        table_id: str,
+        rules: RuleSet,
+        host: Seat,
+        guest: Seat,
+        ranked: bool,
+        move_seconds: int,
+    ) -> TableSession:
+        """A new table with both seats taken and its match begun (a rematch, a quick
+        match), added within the caller's transaction."""
         now = self.clock()
-        host = table.seats[0]
-        assert host is not None
-        again = TableSession.open(
-            table.next_id,
+        table = TableSession.open(
+            table_id,
             new_code(),
-            table.rules,
+            rules,
             self.seeds.getrandbits(48),
             host,
-            ranked=table.ranked,
-            move_seconds=table.move_seconds,
+            ranked=ranked,
+            move_seconds=move_seconds,
         )
-        again.seats[1] = table.seats[1]
-        again._begin(now)
-        db.add(self._new_row(again, now))
+        table.begin(guest, now)
+        db.add(self._new_row(table, now))
+        return table
 
     def expire(self) -> int:
         """Make the moves of every seat whose time is up (a batch at a time), and close
@@ -378,7 +393,7 @@ class TableStore:
     def _change(
         self,
         table: TableSession,
-        change: Callable[[TableSession, datetime], list[dict[str, Any]]],
+        change: TableChange,
         before: Callable[[TableSession, Session], None] | None = None,
     ) -> Change:
         """Apply ``change`` to the table as read, write it over the version read, then
@@ -583,18 +598,15 @@ class TableStore:
                 return False
             other = min(fits, key=lambda o: abs(o.rating - entry.rating))
             first, second = sorted((entry, other), key=lambda e: e.joined)
-            table = TableSession.open(
+            table = self._open_between(
+                db,
                 secrets.token_urlsafe(16),
-                new_code(),
                 PRESETS[entry.rules_name],
-                self.seeds.getrandbits(48),
                 queue_seat(db, first),
-                ranked=entry.ranked,
-                move_seconds=MOVE_SECONDS,
+                queue_seat(db, second),
+                entry.ranked,
+                MOVE_SECONDS,
             )
-            table.seats[1] = queue_seat(db, second)
-            table._begin(now)
-            db.add(self._new_row(table, now))
             db.flush()
             entry.table_id = other.table_id = table.id
         return True
