@@ -114,13 +114,13 @@ def normal_cdf(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def match_value(seat: int, points: tuple[int, int], match: MatchView | None) -> float:
-    """What a round ending with ``points`` is worth to ``seat``, from 0 (a lost match) to 1.
+def match_chance(seat: int, points: tuple[int, int], match: MatchView | None) -> float:
+    """The chance that ``seat`` wins the match once a round ends with ``points``.
 
-    In a match: the estimated chance of winning it from the totals after this round,
-    with the rounds left and the target score. Outside a match the points themselves
-    count, squashed to keep one lucky world from outweighing the rest. A small term
-    for the round's points breaks ties between outcomes of equal match chances.
+    In a match: estimated from the totals after this round, with the rounds left and
+    the target score. Outside a match (a single deal) the chance of coming out of the
+    round ahead, from its points squashed so that one lucky world cannot outweigh
+    the rest.
     """
     diff = points[seat] - points[1 - seat]
     if match is None:
@@ -130,14 +130,21 @@ def match_value(seat: int, points: tuple[int, int], match: MatchView | None) -> 
     target = match.target_score
     rounds_left = match.rounds_left
     if (target and max(mine, theirs) >= target) or rounds_left <= 0:
-        chance = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
-    else:
-        if target:
-            # Near the target the match will end sooner than its round count says.
-            closest = target - max(mine, theirs)
-            rounds_left = min(rounds_left, max(1, math.ceil(closest / (ROUND_SPREAD / 2))))
-        chance = normal_cdf((mine - theirs) / (ROUND_SPREAD * math.sqrt(rounds_left)))
-    return chance + 0.001 * diff
+        return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
+    if target:
+        # Near the target the match will end sooner than its round count says.
+        closest = target - max(mine, theirs)
+        rounds_left = min(rounds_left, max(1, math.ceil(closest / (ROUND_SPREAD / 2))))
+    return normal_cdf((mine - theirs) / (ROUND_SPREAD * math.sqrt(rounds_left)))
+
+
+def match_value(seat: int, points: tuple[int, int], match: MatchView | None) -> float:
+    """What a round ending with ``points`` is worth to ``seat``, from 0 (a lost match) to 1:
+    its :func:`match_chance`, and in a match a small term for the round's points that
+    breaks ties between outcomes of equal match chances (a single deal's chance already
+    grows with the points)."""
+    chance = match_chance(seat, points, match)
+    return chance if match is None else chance + 0.001 * (points[seat] - points[1 - seat])
 
 
 class ExpertPlayer:

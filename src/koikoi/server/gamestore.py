@@ -20,6 +20,7 @@ from sqlalchemy import ColumnElement, and_, case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
+from koikoi.coach import COACH_VERSION, HINT_ROLLOUTS, REVIEW_ROLLOUTS, advice, review_json
 from koikoi.match import Match
 from koikoi.record import Record, RecordError, replay
 from koikoi.round import action_to_json
@@ -32,13 +33,14 @@ from koikoi.server.games import (
     RANKED_PRESETS,
     RESIGNED,
     WON,
+    GameOverError,
     GameSession,
     StaleActionError,
     rules_name,
 )
 from koikoi.server.rating import START, START_SIGMA, rated
 from koikoi.server.thinking import Chooser, Thinking
-from koikoi.store.models import Game, Rating
+from koikoi.store.models import Game, Rating, Review
 from koikoi.store.rows import insert_new
 
 ABANDONED_AFTER = timedelta(days=7)
@@ -78,6 +80,14 @@ class PracticeRecordError(ValueError):
 
 
 class TooManySavesError(ValueError):
+    pass
+
+
+class RankedMatchError(ValueError):
+    """Help asked for in a ranked match, where the player plays alone."""
+
+
+class MatchNotOverError(ValueError):
     pass
 
 
@@ -130,6 +140,10 @@ class GameStore:
         self.expert_options = expert_options
         self.thinking = thinking or Thinking(inline=True)
         self.chooser = Chooser(self.thinking, expert_options)
+        # The coach thinks as the expert does: a test server's smaller budget serves both.
+        rollouts = expert_options.get("rollouts")
+        self.coach_rollouts = rollouts or HINT_ROLLOUTS
+        self.review_rollouts = min(rollouts or REVIEW_ROLLOUTS, REVIEW_ROLLOUTS)
 
     def create(
         self,
@@ -274,6 +288,42 @@ class GameStore:
         events = game.resign()
         self._write(game, read, owner)
         return game, events
+
+    def advice(self, game_id: str, owner: SessionInfo) -> tuple[GameSession, dict[str, Any]]:
+        """The coach's hint for the player's move (and the risk meter at a decision),
+        in a practice match only: a ranked one is the player's own play."""
+        game = self.load(game_id, owner)
+        if game.ranked:
+            raise RankedMatchError("hints are for practice matches; this match is ranked")
+        if game.status != PLAYING:
+            raise GameOverError(f"the match is over ({game.status})")
+        if game.match.turn != HUMAN or game.match.round.is_over:
+            raise StaleActionError("it is not your turn")
+        # Seeded by the position only: the same hint each time it is asked for, and
+        # nothing of the match's own (secret) seed in it.
+        seed = f"hint:{game.id}:{game.version}"
+        observation = game.match.observation(HUMAN)
+        return game, self.thinking.run(advice, observation, seed, self.coach_rollouts)
+
+    def review(self, game_id: str) -> dict[str, Any]:
+        """The coach's review of a finished match (public, like its replay), made once."""
+        now = self.clock()
+        with self.sessions() as db:
+            row = db.get(Game, game_id)
+            if row is None:
+                raise GameNotFoundError(f"no game {game_id!r}")
+            if row_status(row, now) == PLAYING:
+                raise MatchNotOverError("the match is still being played; reviews come after")
+            kept = db.get(Review, (game_id, COACH_VERSION))
+            if kept is not None:
+                return kept.data
+            game = restore(row, now)
+        record = Record(game.match.rules, tuple(game.actions), seed=game.seed)
+        data = self.thinking.run(review_json, record, HUMAN, self.review_rollouts)
+        with self.sessions.begin() as db:
+            kept_row = {"game_id": game_id, "coach": COACH_VERSION, "data": data, "created": now}
+            insert_new(db, Review, [kept_row])
+        return data
 
     def in_progress(self, owner: SessionInfo) -> list[tuple[GameSession, datetime]]:
         """The owner's matches in progress, newest first, with when each was last played."""

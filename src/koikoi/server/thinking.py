@@ -21,15 +21,17 @@ import multiprocessing.connection
 import os
 import signal
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
 
 from koikoi.players import make_player
 from koikoi.round import Action, Observation
+
+T = TypeVar("T")
 
 POOLED = frozenset({"expert"})
 """The levels whose choices are thought in the pool; any other is made where asked
@@ -109,15 +111,22 @@ class Thinking:
         returns; the levels in :data:`POOLED` think in a worker while this waits."""
         if self.inline or difficulty not in POOLED:
             return think(difficulty, seed, options, observation)
-        arguments = (difficulty, seed, dict(options), observation)
+        return self.run(think, difficulty, seed, dict(options), observation)
+
+    def run(self, function: Callable[..., T], *arguments: Any) -> T:
+        """``function(*arguments)`` in a worker (in the caller when inline): for work as
+        long as the expert's, such as the coach's. ``function`` must be a module's, so
+        that it pickles by name."""
+        if self.inline:
+            return function(*arguments)
         executor = self._pool()
         try:
-            return executor.submit(think, *arguments).result()
+            return executor.submit(function, *arguments).result()
         except BrokenProcessPool:
             # A worker died (killed, out of memory): the pool is of no more use, so this
-            # move, and the server's later ones, are thought by a fresh pool.
+            # call, and the server's later ones, go to a fresh pool.
             self._discard(executor)
-            return self._pool().submit(think, *arguments).result()
+            return self._pool().submit(function, *arguments).result()
 
     def close(self) -> None:
         """Stop the workers, once the choices they are thinking are made."""

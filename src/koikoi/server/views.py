@@ -211,6 +211,9 @@ def replay_steps(
         steps.append(
             {
                 "round": number or booked + 1,
+                # The record's actions taken so far: how a review's decision (by its
+                # place in the record) finds the step it was made at.
+                "actions": len(match.actions),
                 "dealer": shown.dealer,
                 "event": event,
                 "hands": [slugs(table.hands[0]), slugs(table.hands[1])],

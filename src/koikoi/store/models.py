@@ -236,3 +236,18 @@ class ServerSecret(Base):
 
     name: Mapped[str] = mapped_column(String(40), primary_key=True)
     value: Mapped[str] = mapped_column(String(200))
+
+
+class Review(Base):
+    """The coach's review of a finished match against the computer, kept once made:
+    the record no longer changes, and a review costs seconds to make."""
+
+    __tablename__ = "reviews"
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    coach: Mapped[str] = mapped_column(String(16), primary_key=True)
+    """The coach's version that made it (:data:`koikoi.coach.COACH_VERSION`)."""
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(UTCDateTime())

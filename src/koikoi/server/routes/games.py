@@ -14,9 +14,11 @@ from koikoi.server.context import Browser, Checked, Parts, Strict
 from koikoi.server.games import PLAYING, Difficulty, GameOverError, StaleActionError
 from koikoi.server.gamestore import (
     GameNotFoundError,
+    MatchNotOverError,
     NotRankableError,
     OwnerGoneError,
     PracticeRecordError,
+    RankedMatchError,
     TooManyGamesError,
     TooManySavesError,
     restore,
@@ -186,6 +188,35 @@ def resign(game_id: GameId, parts: Parts, info: Checked) -> dict[str, Any]:
     except (StaleActionError, GameOverError) as error:
         raise HTTPException(409, str(error)) from None
     return {"state": state_json(game), "events": events}
+
+
+@router.get("/games/{game_id}/hint")
+def hint(game_id: GameId, parts: Parts, info: Browser) -> dict[str, Any]:
+    """The coach's advice for the player's move in a practice (unranked) match: the
+    move the expert prefers and why, the runner-up and what it gives away, and at a
+    stop-or-koi-koi decision the risk meter. Worked out from what the player can see."""
+    try:
+        game, advice = parts.games.advice(game_id, info)
+    except GameNotFoundError as error:
+        raise HTTPException(404, str(error)) from None
+    except RankedMatchError as error:
+        raise HTTPException(403, str(error)) from None
+    except (StaleActionError, GameOverError) as error:
+        raise HTTPException(409, str(error)) from None
+    return {"version": game.version, **advice}
+
+
+@router.get("/games/{game_id}/review")
+def review(game_id: GameId, parts: Parts) -> dict[str, Any]:
+    """The coach's review of a finished match (public, like the replay): each of the
+    player's decisions against the expert's best, marked good, inaccuracy or mistake
+    by the match win chance it gave away, and the biggest swings of that chance."""
+    try:
+        return parts.games.review(game_id)
+    except GameNotFoundError as error:
+        raise HTTPException(404, str(error)) from None
+    except MatchNotOverError as error:
+        raise HTTPException(409, str(error)) from None
 
 
 @router.get("/games/{game_id}/replay")
