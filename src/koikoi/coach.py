@@ -252,7 +252,7 @@ def card_facts(obs: Observation, action: Action) -> list[Fact]:
                 toward.append((missing, Fact("toward", {"yaku": key, "missing": missing})))
         held = theirs & cards
         # The opponent is two cards or fewer from it, and it is still open to them.
-        if held.bit_count() >= needed - 2 and (cards & ~mine).bit_count() >= needed:
+        if held and held.bit_count() >= needed - 2 and (cards & ~mine).bit_count() >= needed:
             # Taking one of its cards may close it, or only slow it.
             closes = (cards & ~(mine | taken)).bit_count() < needed
             denies.append(

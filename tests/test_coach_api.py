@@ -1,0 +1,111 @@
+"""The coach over HTTP: hints in practice matches only, reviews of finished ones."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from koikoi.cards import SLUGS, ids
+from koikoi.server.games import COMPUTER, PLAYING
+from koikoi.store.models import Review
+from servers import browser, make_app, new_game, plain_move, play_on, sign_up, stored_game
+
+
+@pytest.fixture
+def client(database_url: str) -> TestClient:
+    return browser(make_app(database_url))
+
+
+def hidden(client: TestClient, game_id: str) -> set[str]:
+    app: Any = client.app
+    game = stored_game(app, game_id).match.round
+    cards = game.hands[COMPUTER] | sum(1 << card for card in game.stock_left)
+    return {SLUGS[card] for card in ids(cards)}
+
+
+def hint(client: TestClient, state: dict[str, Any]) -> dict[str, Any]:
+    response = client.get(f"/api/games/{state['id']}/hint")
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    # Nothing the player cannot see: no card of the computer's hand or of the stock.
+    sent = json.dumps(body)
+    assert not {slug for slug in hidden(client, state["id"]) if f'"{slug}"' in sent}
+    return body
+
+
+def test_a_practice_match_gets_hints_and_risk_meters(client: TestClient) -> None:
+    state = new_game(client, "normal")["state"]
+    assert not state["ranked"]
+    decisions = 0
+    while state["status"] == PLAYING and decisions < 2:
+        body = hint(client, state)
+        assert body["version"] == state["version"]
+        assert body["hint"]["best"] in state["legal"]
+        if {"stop": True} in state["legal"]:
+            decisions += 1
+            meter = body["risk"]
+            assert meter is not None
+            assert 0 <= meter["next_turn"] <= meter["before_end"] <= 1
+            assert meter["stop_points"] > 0
+        else:
+            assert body["risk"] is None
+        # Asked again: the same hint (it is seeded by the position, not by the clock).
+        assert hint(client, state) == body
+        response = client.post(
+            f"/api/games/{state['id']}/actions",
+            json={"action": plain_move(state), "version": state["version"]},
+        )
+        state = response.json()["state"]
+    assert decisions, "no stop-or-koi-koi decision in the match"
+
+
+def test_no_hints_in_a_ranked_match(client: TestClient) -> None:
+    sign_up(client, "ranked-player")
+    state = new_game(client, "normal")["state"]
+    assert state["ranked"]
+    response = client.get(f"/api/games/{state['id']}/hint")
+    assert response.status_code == 403
+    assert "ranked" in response.json()["detail"]
+
+
+def test_hints_only_for_the_players_own_move_in_their_own_match(client: TestClient) -> None:
+    state = new_game(client, "easy")["state"]
+    app: Any = client.app
+    stranger = browser(app, "203.0.113.9")
+    assert stranger.get(f"/api/games/{state['id']}/hint").status_code == 404
+    assert client.get("/api/games/no-such-game/hint").status_code == 404
+    over = play_on(client, state)
+    response = client.get(f"/api/games/{over['id']}/hint")
+    assert response.status_code == 409
+    assert "over" in response.json()["detail"]
+
+
+def test_a_finished_match_is_reviewed_once_and_kept(client: TestClient) -> None:
+    state = new_game(client, "normal")["state"]
+    response = client.get(f"/api/games/{state['id']}/review")
+    assert response.status_code == 409
+    state = play_on(client, state)
+    first = client.get(f"/api/games/{state['id']}/review")
+    assert first.status_code == 200, first.text
+    review = first.json()
+    assert review["seat"] == 0
+    assert review["decisions"]
+    counts = review["counts"]
+    assert sum(counts.values()) == len(review["decisions"])
+    # Each decision finds the replay step it was made at: the last one before its
+    # action (a choice between two field cards comes after a play that showed nothing).
+    steps = client.get(f"/api/games/{state['id']}/replay").json()["steps"]
+    for decision in review["decisions"]:
+        shown = [step for step in steps if step["actions"] <= decision["index"]][-1]
+        assert shown["round"] == decision["round"]
+    app: Any = client.app
+    with app.state.services.database() as db:
+        kept = db.get(Review, (state["id"], review["coach"]))
+        assert kept is not None
+        assert kept.data == review
+    # Public, like the replay; the second answer is the one kept.
+    assert browser(app, "198.51.100.4").get(f"/api/games/{state['id']}/review").json() == review
+    assert client.get("/api/games/no-such-game/review").status_code == 404
