@@ -79,6 +79,9 @@ RISK_WORLDS = 400
 EXACT_WORLDS = 5040
 """Up to this many arrangements, the risk meter counts every one (7 unseen cards)."""
 
+REVIEW_SEED = 0xC0AC_0000
+"""A review's decision at the record's index ``i`` is evaluated from seed this plus ``i``."""
+
 INACCURACY = 0.02
 """A move that gives away at least this much match win chance is an inaccuracy..."""
 MISTAKE = 0.06
@@ -129,7 +132,7 @@ class Outlook:
         return self.concedes / self.worlds
 
 
-def outlooks(obs: Observation, rollouts: int, seed: int | str) -> dict[Action, Outlook]:
+def outlooks(obs: Observation, rollouts: int, seed: int) -> dict[Action, Outlook]:
     """Each legal action's outlook over the expert's sampled worlds.
 
     As the expert samples them: the unseen cards dealt out at random, each action
@@ -288,7 +291,7 @@ def chance_facts(best: Outlook, other: Outlook) -> list[Fact]:
     return facts
 
 
-def hint(obs: Observation, seed: int | str, rollouts: int = HINT_ROLLOUTS) -> Hint:
+def hint(obs: Observation, seed: int, rollouts: int = HINT_ROLLOUTS) -> Hint:
     """The move the expert prefers at ``obs`` (the seat's turn), and why."""
     legal = obs.legal_actions
     if not legal:
@@ -351,7 +354,7 @@ def arrangements(obs: Observation) -> int:
     return math.comb(unseen, obs.opponent_hand_size) * math.factorial(obs.stock_size)
 
 
-def worlds(obs: Observation, seed: int | str, count: int) -> Iterator[tuple[CardSet, list[int]]]:
+def worlds(obs: Observation, seed: int, count: int) -> Iterator[tuple[CardSet, list[int]]]:
     """Every arrangement of the unseen cards when there are at most ``EXACT_WORLDS``,
     else ``count`` drawn at random: (the opponent's hand, the stock top first)."""
     unseen = ids(obs.unseen)
@@ -386,13 +389,21 @@ def scores_this_turn(game: Round, seat: int) -> bool:
     return False
 
 
+NOISE_MODULUS = 2**61 - 1
+"""A prime: an arrangement's noise seed is a polynomial of its cards modulo it."""
+
+
 def world_noise(hand: CardSet, stock: Sequence[int]) -> Callable[[], float]:
     """The rollout noise of one arrangement, fixed by the arrangement itself, so that a
-    count over every arrangement gives one answer however they are visited."""
-    return random.Random(hand * 1_000_003 + hash(tuple(stock))).random
+    count over every arrangement gives one answer however they are visited (and the
+    browser's coach, computing the same polynomial, the same one)."""
+    seed = hand % NOISE_MODULUS
+    for card in stock:
+        seed = (seed * 49 + card + 1) % NOISE_MODULUS
+    return random.Random(seed).random
 
 
-def risk(obs: Observation, seed: int | str = 0, samples: int = RISK_WORLDS) -> Risk:
+def risk(obs: Observation, seed: int = 0, samples: int = RISK_WORLDS) -> Risk:
     """The koi-koi risk meter at a decision of ``obs.seat``.
 
     In each arrangement of the unseen cards the call is made and the round played out
@@ -502,9 +513,9 @@ def review(record: Record, seat: int = 0, rollouts: int = REVIEW_ROLLOUTS) -> Re
         if match.turn == seat and len(match.legal_actions()) > 1:
             obs = match.observation(seat)
             if obs.phase is Phase.DECISION:
-                found = risk(obs, f"review:{index}", rollouts).outlooks
+                found = risk(obs, REVIEW_SEED + index, rollouts).outlooks
             else:
-                found = outlooks(obs, rollouts, f"review:{index}")
+                found = outlooks(obs, rollouts, REVIEW_SEED + index)
             best = max(obs.legal_actions, key=lambda a: found[a].chance)
             made, top = found[action].chance, found[best].chance
             decisions.append(
@@ -522,7 +533,7 @@ COACH_VERSION = "1"
 """Changes when the coach judges differently: a stored review of an older one is redone."""
 
 
-def advice(obs: Observation, seed: int | str, rollouts: int = HINT_ROLLOUTS) -> dict[str, Any]:
+def advice(obs: Observation, seed: int, rollouts: int = HINT_ROLLOUTS) -> dict[str, Any]:
     """A hint for the seat to move, with the risk meter at a decision (JSON)."""
     found = hint(obs, seed, rollouts)
     meter = risk(obs, seed) if obs.phase is Phase.DECISION else None

@@ -301,7 +301,8 @@ class GameStore:
             raise StaleActionError("it is not your turn")
         # Seeded by the position only: the same hint each time it is asked for, and
         # nothing of the match's own (secret) seed in it.
-        seed = f"hint:{game.id}:{game.version}"
+        digest = hashlib.sha256(f"hint:{game.id}:{game.version}".encode()).digest()
+        seed = int.from_bytes(digest[:6], "big")
         observation = game.match.observation(HUMAN)
         return game, self.thinking.run(advice, observation, seed, self.coach_rollouts)
 

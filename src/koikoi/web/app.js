@@ -10,6 +10,7 @@ import { openQueuePanel, renderLobby } from "./person.js";
 import { isolate, loadLanguage, plural, t } from "./i18n.js";
 import { renderLeaderboard, renderPageStatus, renderProfile } from "./pages.js";
 import { isPractice, practice } from "./practice.js";
+import { actionCard, openHint, renderReview } from "./coach.js";
 import { renderReplay } from "./replay.js";
 import { href, parseRoute } from "./routes.js";
 import { koikoiBonus, matchesOf, totalsAfter } from "./rulesinfo.js";
@@ -132,7 +133,9 @@ function render() {
   const root = document.getElementById("root");
   root.dataset.screen = app.screen;
   if (app.screen === "table" && app.view) {
+    app.ui.coach = coachShown();
     renderTable(screen(), app.view, app.ui, handlers, app.log, tableExtras());
+    askRisk();
   } else if (app.screen === "lobby") {
     renderLobby(screen(), { ...app.lobby, notice: app.table && app.table.notice ? t(app.table.notice) : null }, { onSit: sitDown, onBack: backToStart, onClose: closeWaiting });
   } else if (app.screen === "start") {
@@ -155,7 +158,7 @@ function render() {
     const page = app.page;
     const kind = PAGES[page.page];
     if (page.data) kind.draw(screen(), page.data, page);
-    else renderPageStatus(screen(), { error: page.error, missing: kind.missing ? t(kind.missing, { name: isolate(page.arg) }) : "" });
+    else renderPageStatus(screen(), { error: page.error, missing: kind.missing ? t(kind.missing, { name: isolate(page.arg) }) : "", loading: kind.loading ? t(kind.loading) : "" });
   }
 }
 
@@ -297,7 +300,22 @@ const PAGES = {
     draw: (container, data, page) => renderReplay(container, data, page),
     missing: "page.no_replay",
   },
+  review: {
+    load: loadReview,
+    draw: (container, data, page) => renderReview(container, data, page),
+    missing: "page.no_review",
+    loading: "review.loading",
+  },
 };
+
+/** A review and the replay its decisions link to. A practice match played on this
+ * device has one once it is saved to the history (the server's id); before, none. */
+async function loadReview(page) {
+  const id = isPractice(page.arg) ? practice.savedId(page.arg) : page.arg;
+  if (!id) throw new ApiError(404, "a practice match kept on this device only");
+  const [review, replay] = await Promise.all([api.review(id), api.replay(id)]);
+  return { id, review, replay };
+}
 
 /** Show what the address asks for: a page, or the game (back to the table if it was left for a page). */
 function route() {
@@ -1268,6 +1286,91 @@ async function actAtTable(action) {
   if (app.table === table) receive(body.state, body.events);
 }
 
+// -- the coach (a practice match against the computer, played on the server) --------------
+
+/** Whether the coach can help at this table: the computer's match, not ranked, and on
+ * the server (a match played on this device is one the server never sees). */
+function coachable() {
+  const state = app.game;
+  return app.screen === "table" && !app.table && Boolean(state) && !state.ranked && !isPractice(state.id);
+}
+
+// The coach's answer for the state it was asked at: {id, version, loading, error, answer,
+// shown (the hint was opened: its card is marked on the table), request}.
+let coach = null;
+
+const coachFresh = () => (coach && app.game && coach.id === app.game.id && coach.version === app.game.version ? coach : null);
+
+/** What the table shows of the coach: the hint button, the card it picks, the risk meter. */
+function coachShown() {
+  if (!coachable()) return null;
+  const state = app.game;
+  const fresh = coachFresh();
+  const turn = state.your_turn && !state.over && !app.ui.busy && !app.ui.waiting;
+  return {
+    canHint: turn && ["play", "hand-choice", "draw-choice"].includes(state.phase),
+    pick: turn && fresh && fresh.shown && fresh.answer ? actionCard(fresh.answer.hint.best) : null,
+    risk: turn && state.phase === "decision" ? fresh || { loading: true } : null,
+  };
+}
+
+/** Ask the server's coach about the state as it is now (only on request: it costs). */
+function askCoach() {
+  const state = app.game;
+  const entry = { id: state.id, version: state.version, loading: true, error: false, answer: null, shown: false };
+  entry.request = api.hint(state.id).then(
+    (answer) => {
+      if (answer.version !== state.version) throw new ApiError(409, "the state moved on");
+      entry.answer = answer;
+      entry.loading = false;
+      return answer;
+    },
+    (error) => {
+      entry.loading = false;
+      entry.error = true;
+      throw error;
+    },
+  );
+  entry.request.catch(() => {}); // whoever shows it says so
+  coach = entry;
+  return entry;
+}
+
+function redrawFor(entry) {
+  if (coach === entry && app.screen === "table" && coachFresh() === entry) render();
+}
+
+/** At a stop-or-koi-koi decision: the risk meter's numbers, asked for once per decision. */
+function askRisk() {
+  const shown = app.ui.coach;
+  if (!shown || !shown.risk || coachFresh()) return;
+  const entry = askCoach();
+  entry.request.then(() => redrawFor(entry), () => redrawFor(entry));
+}
+
+/** The hint: its panel at once, filled when the server answers; its card marked on the table. */
+function showHint() {
+  const shown = coachShown();
+  if (!canAct() || !shown || !shown.canHint) return;
+  const fresh = coachFresh();
+  const entry = fresh && !fresh.error ? fresh : askCoach();
+  openHint(entry.request, {
+    onAnswer: () => {
+      entry.shown = true;
+      redrawFor(entry);
+    },
+    onSelect: (slug) => {
+      if (!canAct()) return;
+      const phase = app.game.phase;
+      if (phase === "play" ? app.game.legal.some((action) => action.play === slug) : app.game.choices.includes(slug)) select(slug);
+    },
+    onClose: () => {
+      const button = screen().querySelector("[data-testid=hint-button]");
+      if (button) button.focus({ preventScroll: true }); // the table was drawn again meanwhile
+    },
+  });
+}
+
 // -- the player's moves --------------------------------------------------------------------
 
 function canAct() {
@@ -1399,6 +1502,7 @@ const handlers = {
     if (button) button.focus({ preventScroll: true });
   },
   onLog: openLog,
+  onHint: showHint,
 };
 
 /** The game's log as a dialog, for windows that have no room to show it beside the table. */
@@ -1428,6 +1532,8 @@ document.addEventListener("keydown", (event) => {
     handlers.onKoikoi();
   } else if (event.key === "s" || event.key === "S") {
     handlers.onStop();
+  } else if (event.key === "h" || event.key === "H") {
+    showHint();
   }
 });
 

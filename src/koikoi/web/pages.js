@@ -18,8 +18,8 @@ function pageHead(title, ...below) {
 }
 
 /** While a page loads, or when it cannot: a line saying so (and a way back). */
-export function renderPageStatus(container, { error = null, missing = "" } = {}) {
-  let text = t("page.loading");
+export function renderPageStatus(container, { error = null, missing = "", loading = "" } = {}) {
+  let text = loading || t("page.loading");
   if (error) text = (error.status === 404 || error.status === 409) && missing ? missing : t("error.network");
   container.replaceChildren(
     h("div", { class: "page", "data-testid": "page-status", "aria-busy": error ? null : "true" },

@@ -157,6 +157,11 @@ export const practice = {
     if (!entry || !entry.over || !entry.owner) return null;
     return entry.saved ? "saved" : entry.refused ? "refused" : "pending";
   },
+  /** The server's id of a practice match saved to the history, or null. */
+  savedId: (id) => {
+    const entry = load()[id];
+    return (entry && entry.saved) || null;
+  },
   markSaved: (id, gameId) => mark(id, { saved: gameId }),
   markRefused: (id, detail) => mark(id, { refused: String(detail || "refused") }),
   newGame: (difficulty, rules) => run({ op: "create", id: newId(), difficulty, rules }),

@@ -8,6 +8,7 @@ import { h, icon } from "./dom.js";
 import { isolate, list, num, plural, t } from "./i18n.js";
 import { levelName, rulesName } from "./pages.js";
 import { playerName } from "./person.js";
+import { isPractice, practice } from "./practice.js";
 import { href } from "./routes.js";
 import { SEAT_CPU, SEAT_YOU, moveText, piles, side, stockPile, who, yakuText } from "./table.js";
 
@@ -94,6 +95,13 @@ function stepView(replay, step) {
   ];
 }
 
+/** Whether the coach can review the match: one against the computer that the server
+ * keeps (a practice match of this device's once it is saved to the history). */
+function reviewable(replay, position) {
+  if (position.table || replay.players) return false;
+  return !isPractice(position.arg) || Boolean(practice.savedId(position.arg));
+}
+
 /** Draw the viewer; `position.step` (kept by the caller) is the step shown. */
 export function renderReplay(container, replay, position) {
   const steps = replay.steps;
@@ -151,7 +159,8 @@ export function renderReplay(container, replay, position) {
         h("p", { class: "replay-result" },
           h("span", { class: `outcome outcome-${players ? "drawn" : replay.outcome}`, "data-testid": "replay-outcome" },
             !players ? t(`outcome.${replay.outcome}`) : won === undefined ? t("summary.match.draw") : t("summary.match.opp", { name: seatLabel(replay, won) })),
-          h("span", {}, t("stats.score", { you: replay.totals[0], cpu: replay.totals[1] })))),
+          h("span", {}, t("stats.score", { you: replay.totals[0], cpu: replay.totals[1] }))),
+        reviewable(replay, position) ? h("p", { class: "page-sub" }, h("a", { class: "link-btn", href: href.review(position.arg), "data-testid": "review-link" }, t("review.link"))) : null),
       steps.length
         ? [board,
             h("div", { class: "replay-dock" },

@@ -2,6 +2,7 @@
 // work: #/leaderboard?rules=…&sort=…&difficulty=…&offset=…, #/player/<name>,
 // #/replay/[table/]<id>[/<step>] (a match against the computer or, after table/, between
 // people; the step counted from 1, the first has no number),
+// #/review/<id> (the coach's review of a finished match against the computer),
 // #/table/<id> (a table between two people: its waiting screen, its seat, its match).
 // Any other address is the game (the start screen or the table).
 
@@ -36,6 +37,7 @@ export const href = {
   },
   player: (name) => `#/player/${encodeURIComponent(name)}`,
   table: (id) => `#/table/${encodeURIComponent(id)}`,
+  review: (id) => `#/review/${encodeURIComponent(id)}`,
   replay: (id, step = 0, table = false) => `#/replay/${table ? "table/" : ""}${encodeURIComponent(id)}${step > 0 ? `/${step + 1}` : ""}`,
 };
 
@@ -46,7 +48,7 @@ export function parseRoute(hash, presets) {
   const [page, ...rest] = path.split("/");
   if (page === "leaderboard") return { page, query: leaderboardQuery(search, presets) };
   if (page === "table") return /^[A-Za-z0-9_-]{1,32}$/.test(rest.join("/")) ? { page, arg: rest.join("/") } : null;
-  if (page !== "player" && page !== "replay") return null;
+  if (page !== "player" && page !== "replay" && page !== "review") return null;
   if (page === "replay" && rest[0] === "table" && rest.length > 1) {
     const route = parseRoute(`#/replay/${rest.slice(1).join("/")}`, presets);
     return route && { ...route, table: true };

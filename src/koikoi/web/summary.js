@@ -4,6 +4,7 @@ import { currentUser } from "./account.js";
 import { cardButton } from "./cards.js";
 import { h, openModal } from "./dom.js";
 import { num, plural, t } from "./i18n.js";
+import { isPractice, practice } from "./practice.js";
 import { href } from "./routes.js";
 import { sortYaku, totalsAfter } from "./rulesinfo.js";
 import { SEAT_CPU, SEAT_YOU, side, who } from "./table.js";
@@ -205,6 +206,25 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null, r
       modal.close();
       resolve();
     });
+    // The coach's review of a match against the computer the server keeps: at once, or
+    // for a practice match of this device's once it is saved to the history.
+    const review = opp ? null : h("a", { class: "link-btn", href: href.review(state.id), "data-testid": "review-link", hidden: isPractice(state.id) });
+    if (review) {
+      review.textContent = t("review.link");
+      review.addEventListener("click", () => {
+        modal.close();
+        resolve();
+      });
+      if (isPractice(state.id) && saving) {
+        saving.then((where) => {
+          const id = where === "saved" ? practice.savedId(state.id) : null;
+          if (id) {
+            review.href = href.review(id);
+            review.hidden = false;
+          }
+        }, () => {});
+      }
+    }
     const panel = h(
       "div",
       { class: `summary match-summary ${winner === SEAT_YOU ? "is-win" : ""}`, "data-testid": "match-summary", "data-winner": winner === null ? "none" : String(winner) },
@@ -226,7 +246,7 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null, r
         : null,
       h("div", { class: "sheet-actions two" }, again, newGame),
       rematchLine,
-      h("p", { class: "summary-links" }, replay),
+      h("p", { class: "summary-links" }, replay, review),
     );
     panel.setAttribute("aria-labelledby", "match-summary-title");
     modal = openModal(panel, { closable: false, initialFocus: "[data-testid=new-game-button]" });

@@ -3,6 +3,7 @@
 // (the state as shown, which events move step by step) and the local UI state.
 
 import { cardBack, cardButton, cardName } from "./cards.js";
+import { riskMeter } from "./coach.js";
 import { h, icon } from "./dom.js";
 import { isolate, list, num, plural, t } from "./i18n.js";
 import { matchesOf, sortYaku, total } from "./rulesinfo.js";
@@ -223,7 +224,21 @@ function paceButton(handlers) {
   }, h("span", { class: "sb-pace-icon", "aria-hidden": "true" }), h("span", { class: "sb-btn-text" }, name));
 }
 
-function scorebar(view, handlers, table) {
+/** The coach's hint button (a practice match on the server, the player to move). */
+function hintButton(ui, handlers) {
+  if (!ui.coach || !ui.coach.canHint) return null;
+  return h("button", {
+    type: "button",
+    class: "sb-btn sb-hint",
+    "data-testid": "hint-button",
+    "aria-label": t("coach.hint_label"),
+    "aria-keyshortcuts": "H",
+    title: t("coach.hint_label"),
+    onclick: handlers.onHint,
+  }, h("span", { class: "sb-hint-icon", "aria-hidden": "true" }, "?"), h("span", { class: "sb-btn-text" }, t("coach.hint")));
+}
+
+function scorebar(view, handlers, table, ui = {}) {
   const parts = [
     // At a person's table, a live connection in trouble says so first.
     table && table.notice ? h("span", { class: "live-notice", role: "status", "data-testid": "live-notice" }, table.notice) : null,
@@ -238,6 +253,7 @@ function scorebar(view, handlers, table) {
   if (view.bonus > 0) parts.push(h("span", { class: "sb-mult sb-bonus", "data-testid": "bonus", title: t("ui.bonus_hint") }, t("ui.bonus", { n: view.bonus })));
   // The log as a drawer: on windows too small to show it beside the table (CSS hides the button where it is shown).
   parts.push(h("span", { class: "sb-tools" },
+    hintButton(ui, handlers),
     paceButton(handlers),
     h("button", { type: "button", class: "sb-btn sb-log", "data-testid": "log-button", "aria-label": t("ui.log"), title: t("ui.log"), onclick: handlers.onLog },
       icon("log"), h("span", { class: "sb-btn-text" }, t("ui.log_short")))));
@@ -255,6 +271,9 @@ export function stockPile(view) {
   );
 }
 
+/** The card the coach's hint plays or takes, marked where it lies (null: none). */
+const pickOf = (ui) => (ui.coach && ui.coach.pick) || null;
+
 function field(view, ui, handlers) {
   const selected = ui.selected && view.phase === "play" ? ui.selected : null;
   const targets = new Set();
@@ -267,7 +286,7 @@ function field(view, ui, handlers) {
     const isTarget = targets.has(slug);
     return cardButton(slug, {
       testid: "field-card",
-      cls: `${isTarget ? "target" : ""} ${choosing && ui.selected === slug ? "selected" : ""}`,
+      cls: `${isTarget ? "target" : ""} ${choosing && ui.selected === slug ? "selected" : ""} ${pickOf(ui) === slug ? "coach-pick" : ""}`,
       describedBy: isTarget ? "desc-capturable" : null,
       onClick: handlers.onFieldCard,
     });
@@ -298,7 +317,7 @@ function handArea(view, ui, handlers) {
       size: "hand",
       testid: "hand-card",
       pressed: ui.selected === slug && playing,
-      cls: `${ui.selected === slug && playing ? "selected" : ""} ${canCapture ? "can-capture" : ""} ${playing && !allowed ? "illegal" : ""}`,
+      cls: `${ui.selected === slug && playing ? "selected" : ""} ${canCapture ? "can-capture" : ""} ${playing && !allowed ? "illegal" : ""} ${pickOf(ui) === slug ? "coach-pick" : ""}`,
       describedBy,
       disabled: !allowed,
       onClick: handlers.onHandCard,
@@ -378,6 +397,7 @@ function choiceSheet(view, ui, handlers) {
             testid: "choice-card",
             pressed: false,
             noFlip: true,
+            cls: pickOf(ui) === slug ? "coach-pick" : "",
             onClick: handlers.onChoice,
           }))),
     ),
@@ -420,7 +440,7 @@ function keyHint(key) {
   return h("kbd", { class: "key-hint", "aria-hidden": "true" }, key);
 }
 
-function decisionSheet(view, handlers) {
+function decisionSheet(view, ui, handlers) {
   const mine = view.yaku[SEAT_YOU] || {};
   const base = total(mine);
   const rules = view.rules;
@@ -448,6 +468,7 @@ function decisionSheet(view, handlers) {
       h("div", {}, h("dt", {}, t("decision.multiplier")), h("dd", { "data-testid": "decision-multiplier" }, t("ui.multiplier_short", { n: view.multiplier }))),
       bonus > 0 ? h("div", {}, h("dt", {}, t("decision.bonus")), h("dd", { "data-testid": "decision-bonus" }, t("ui.bonus_short", { n: bonus }))) : null,
       h("div", { class: "stake" }, h("dt", {}, t("decision.stake")), h("dd", { "data-testid": "stake" }, plural("points", view.stake ?? 0)))),
+    ui.coach && ui.coach.risk ? riskMeter(ui.coach.risk, who(SEAT_CPU)) : null,
     h("p", { class: "sheet-note", id: "decision-risk" }, t(person ? "decision.risk_opp" : "decision.risk", { name: who(SEAT_CPU) }), " ", next),
     view.hand.length
       ? h("div", { class: "decision-hand", role: "group", "aria-label": plural("hand", view.hand.length) },
@@ -499,12 +520,12 @@ export function renderTable(container, view, ui, handlers, log, extras = null) {
   const sheetWanted = !ui.busy && view.your_turn && !view.over;
   let sheet = null;
   if (sheetWanted && (view.phase === "hand-choice" || view.phase === "draw-choice") && view.pending) sheet = choiceSheet(view, ui, handlers);
-  else if (sheetWanted && view.phase === "decision") sheet = decisionSheet(view, handlers);
+  else if (sheetWanted && view.phase === "decision") sheet = decisionSheet(view, ui, handlers);
   const table = h(
     "div",
     { class: "table", "data-phase": view.phase, "data-turn": view.turn, "data-busy": ui.busy ? "true" : "false", "data-sheet": sheet ? "true" : "false" },
     descriptions(),
-    scorebar(view, handlers, extras),
+    scorebar(view, handlers, extras, ui),
     opponentArea(view, extras),
     board,
     playerArea(view, extras),
