@@ -25,6 +25,7 @@ from koikoi.players.baseline import Seed, generator
 from koikoi.players.heuristic import open_yaku
 from koikoi.round import (
     CAPTURE_BASE,
+    PLAYED,
     STOP,
     Action,
     MatchView,
@@ -93,7 +94,7 @@ def rollout_action(game: Round, noise: Callable[[], float], values: TakeValues) 
                 score = mine[card] + max(mine[c] for c in ids(matches))
             else:
                 score = mine[card] + sum(mine[c] for c in ids(matches))
-            score += noise() * 4
+            score += noise() * 1.5
             if score > best_score:
                 best, best_score = card, score
         return best
@@ -147,6 +148,112 @@ def match_value(seat: int, points: tuple[int, int], match: MatchView | None) -> 
     return chance if match is None else chance + 0.001 * (points[seat] - points[1 - seat])
 
 
+DISCARD_LIKELIHOOD = 0.1
+"""How much less likely a world is for each of the opponent's discards in it that left a
+capture in the opponent's hand: players who could take a card nearly always do."""
+MAX_DRAWS = 20
+"""Worlds drawn at most for one sample before the last is taken, however unlikely."""
+
+
+def discard_evidence(obs: Observation) -> tuple[CardSet, ...]:
+    """For each of the opponent's discards this round (a hand card that took nothing),
+    the unseen cards that would have taken something from the field as it was then.
+
+    The opponent's hand then was its hand now plus the cards it has played since; only
+    the first part is unknown, and a guess that puts one of these cards in it supposes
+    the opponent passed up a capture.
+    """
+    opponent = 1 - obs.seat
+    unseen = obs.unseen
+    field = obs.field
+    evidence = []
+    # Back through the round from the field as it is: each event undone gives the
+    # field it was played onto.
+    for seat, source, card, captured in reversed(obs.history):
+        if captured:
+            field |= captured
+        else:
+            field &= ~(1 << card)
+        if seat == opponent and source == PLAYED and not captured:
+            months = 0
+            for on_field in ids(field):
+                months |= MONTH_MASK_OF[on_field]
+            if months & unseen:
+                evidence.append(months & unseen)
+    return tuple(evidence)
+
+
+class Worlds:
+    """Guesses of the cards a seat cannot see, drawn as likely as its observation makes
+    them: uniformly, then kept with the likelihood of the opponent's discards in them
+    (:data:`DISCARD_LIKELIHOOD` for each that passed up a capture)."""
+
+    def __init__(self, obs: Observation, rng: random.Random) -> None:
+        self.obs = obs
+        self.rng = rng
+        self.unseen = ids(obs.unseen)
+        self.evidence = discard_evidence(obs)
+
+    def draw(self) -> Round:
+        obs, rng, unseen = self.obs, self.rng, self.unseen
+        hand_size = obs.opponent_hand_size
+        for _ in range(MAX_DRAWS):
+            rng.shuffle(unseen)
+            hand = sum(1 << card for card in unseen[:hand_size])
+            passed = sum(1 for cards in self.evidence if hand & cards)
+            if not passed or rng.random() < DISCARD_LIKELIHOOD**passed:
+                break
+        return Round.from_observation(obs, hand, unseen[hand_size:])
+
+
+def sample(
+    obs: Observation, rng: random.Random, rollouts: int, deadline: float | None = None
+) -> dict[Action, list[RoundResult]]:
+    """How each legal action's round ended in the sampled worlds, by sequential halving.
+
+    The budget is split into phases (one per halving: three for eight actions); each
+    phase plays every action still in the running in the same new worlds (common random
+    numbers), then drops the worse half by mean match value. So the close contenders
+    get most of the rollouts, and the best of them is the action sampled most.
+    """
+    legal = obs.legal_actions
+    seat, match = obs.seat, obs.match
+    worlds = Worlds(obs, rng)
+    values = take_values(obs.captured, obs.rules)
+    results: dict[Action, list[RoundResult]] = {action: [] for action in legal}
+    alive = list(legal)
+    phases = max(1, math.ceil(math.log2(len(legal))))
+    for phase in range(phases):
+        for _ in range(max(1, rollouts // (phases * len(alive)))):
+            world = worlds.draw()
+            world_seed = rng.getrandbits(32)
+            for action in alive:
+                game = world.copy()
+                game.apply(action)
+                # The same noise in every action's rollout: common random numbers.
+                results[action].append(play_out(game, random.Random(world_seed).random, values))
+            if deadline is not None and time.perf_counter() > deadline:
+                return results
+        if phase < phases - 1:
+            means = {action: mean_value(seat, results[action], match) for action in alive}
+            alive.sort(key=means.__getitem__, reverse=True)  # stable: ties keep their order
+            alive = alive[: (len(alive) + 1) // 2]
+    return results
+
+
+def mean_value(seat: int, results: list[RoundResult], match: MatchView | None) -> float:
+    return sum(match_value(seat, result.points, match) for result in results) / len(results)
+
+
+def ranked(seat: int, found: dict[Action, list[RoundResult]], match: MatchView | None) -> list[Action]:
+    """The actions best first: those sampled most (the last phase's), by mean value."""
+    return sorted(
+        found,
+        key=lambda action: (len(found[action]), mean_value(seat, found[action], match)),
+        reverse=True,
+    )
+
+
 class ExpertPlayer:
     name = "expert"
 
@@ -162,32 +269,6 @@ class ExpertPlayer:
         legal = obs.legal_actions
         if len(legal) == 1:
             return legal[0]
-        values = self.evaluate(obs)
-        return max(legal, key=values.__getitem__)
-
-    def evaluate(self, obs: Observation) -> dict[Action, float]:
-        """The mean match value of each legal action over the sampled worlds."""
-        legal = obs.legal_actions
-        seat = obs.seat
-        worlds = max(1, self.rollouts // len(legal))
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        totals = dict.fromkeys(legal, 0.0)
-        unseen = ids(obs.unseen)
-        hand_size = obs.opponent_hand_size
-        values = take_values(obs.captured, obs.rules)
-        sampled = 0
-        for _ in range(worlds):
-            self._rng.shuffle(unseen)
-            opponent_hand = sum(1 << card for card in unseen[:hand_size])
-            world = Round.from_observation(obs, opponent_hand, unseen[hand_size:])
-            world_seed = self._rng.getrandbits(32)
-            for action in legal:
-                game = world.copy()
-                game.apply(action)
-                # The same noise in every action's rollout: common random numbers.
-                result = play_out(game, random.Random(world_seed).random, values)
-                totals[action] += match_value(seat, result.points, obs.match)
-            sampled += 1
-            if deadline is not None and time.perf_counter() > deadline:
-                break
-        return {action: total / sampled for action, total in totals.items()}
+        found = sample(obs, self._rng, self.rollouts, deadline)
+        return ranked(obs.seat, found, obs.match)[0]
