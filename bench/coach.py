@@ -15,6 +15,7 @@ import json
 import statistics
 import time
 from collections.abc import Callable
+from functools import partial
 
 from koikoi.coach import HINT_ROLLOUTS, REVIEW_ROLLOUTS, hint, review, risk
 from koikoi.match import Match
@@ -48,12 +49,12 @@ def main() -> None:
             obs = match.observation(match.turn)
             if match.turn == 0 and len(obs.legal_actions) > 1:
                 index = len(match.actions)
-                hints.append(timed_ms(lambda obs=obs, index=index: hint(obs, index)))
+                hints.append(timed_ms(partial(hint, obs, index)))
                 if obs.phase is Phase.DECISION:
-                    meters.append(timed_ms(lambda obs=obs, index=index: risk(obs, index)))
+                    meters.append(timed_ms(partial(risk, obs, index)))
             match.apply(players[match.turn].choose(obs))
         record = Record.from_match(match)
-        reviews.append(timed_ms(lambda record=record: review(record)) / 1000)
+        reviews.append(timed_ms(partial(review, record)) / 1000)
         reviewed += len(review(record, rollouts=1).decisions)
     print(
         json.dumps(
