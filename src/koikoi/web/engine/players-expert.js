@@ -116,11 +116,11 @@ export function playOut(game, noise, values) {
 }
 
 /**
- * What a round ending with ``points`` is worth to ``seat``, from 0 (a lost match) to 1:
- * in a match, the estimated chance of winning it from the totals after this round;
- * outside one, the points squashed. A small term for the round's points breaks ties.
+ * The chance that ``seat`` wins the match once a round ends with ``points``: in a match,
+ * estimated from the totals after this round; outside one (a single deal), the chance
+ * of coming out of the round ahead, from its points squashed.
  */
-export function matchValue(seat, points, match) {
+export function matchChance(seat, points, match) {
   const diff = points[seat] - points[1 - seat];
   if (match === null) return normalCdf(diff / ROUND_SPREAD);
   const mine = match.totals[seat] + points[seat];
@@ -138,7 +138,17 @@ export function matchValue(seat, points, match) {
     }
     chance = normalCdf((mine - theirs) / (ROUND_SPREAD * Math.sqrt(roundsLeft)));
   }
-  return chance + 0.001 * diff;
+  return chance;
+}
+
+/**
+ * What a round ending with ``points`` is worth to ``seat``, from 0 (a lost match) to 1:
+ * its matchChance, and in a match a small term for the round's points that breaks ties
+ * between outcomes of equal chances (a single deal's chance already grows with them).
+ */
+export function matchValue(seat, points, match) {
+  const chance = matchChance(seat, points, match);
+  return match === null ? chance : chance + 0.001 * (points[seat] - points[1 - seat]);
 }
 
 export class ExpertPlayer {
