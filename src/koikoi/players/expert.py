@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
 from koikoi.players.baseline import Seed, generator
-from koikoi.players.heuristic import open_yaku
+from koikoi.players.heuristic import open_yaku, totals_after
 from koikoi.round import (
     CAPTURE_BASE,
     STOP,
@@ -114,29 +114,34 @@ def normal_cdf(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def match_value(seat: int, points: tuple[int, int], match: MatchView | None) -> float:
+def match_value(
+    seat: int, points: tuple[int, int], match: MatchView | None, zero_sum: bool = False
+) -> float:
     """What a round ending with ``points`` is worth to ``seat``, from 0 (a lost match) to 1.
 
-    In a match: the estimated chance of winning it from the totals after this round,
-    with the rounds left and the target score. Outside a match the points themselves
-    count, squashed to keep one lucky world from outweighing the rest. A small term
-    for the round's points breaks ties between outcomes of equal match chances.
+    In a match: the estimated chance of winning it from the totals after this round
+    (``zero_sum``: the points move from one seat to the other), with the rounds left
+    and the target score. Outside a match the points themselves count, squashed to
+    keep one lucky world from outweighing the rest. A small term for the round's
+    points breaks ties between outcomes of equal match chances.
     """
     diff = points[seat] - points[1 - seat]
     if match is None:
         return normal_cdf(diff / ROUND_SPREAD)
-    mine = match.totals[seat] + points[seat]
-    theirs = match.totals[1 - seat] + points[1 - seat]
-    target = match.target_score
-    rounds_left = match.rounds_left
-    if (target and max(mine, theirs) >= target) or rounds_left <= 0:
+    totals, over = totals_after(match, points, zero_sum)
+    mine, theirs = totals[seat], totals[1 - seat]
+    if over:
         chance = 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
     else:
+        target = match.target_score
+        rounds_left = match.rounds_left
         if target:
             # Near the target the match will end sooner than its round count says.
             closest = target - max(mine, theirs)
             rounds_left = min(rounds_left, max(1, math.ceil(closest / (ROUND_SPREAD / 2))))
-        chance = normal_cdf((mine - theirs) / (ROUND_SPREAD * math.sqrt(rounds_left)))
+        # Zero-sum, a round moves the lead by twice its points.
+        spread = ROUND_SPREAD * (2 if zero_sum else 1)
+        chance = normal_cdf((mine - theirs) / (spread * math.sqrt(rounds_left)))
     return chance + 0.001 * diff
 
 
@@ -162,6 +167,7 @@ class ExpertPlayer:
         """The mean match value of each legal action over the sampled worlds."""
         legal = obs.legal_actions
         seat = obs.seat
+        zero_sum = obs.rules.starting_points > 0
         worlds = max(1, self.rollouts // len(legal))
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         totals = dict.fromkeys(legal, 0.0)
@@ -179,7 +185,7 @@ class ExpertPlayer:
                 game.apply(action)
                 # The same noise in every action's rollout: common random numbers.
                 result = play_out(game, random.Random(world_seed).random, values)
-                totals[action] += match_value(seat, result.points, obs.match)
+                totals[action] += match_value(seat, result.points, obs.match, zero_sum)
             sampled += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break

@@ -1,6 +1,7 @@
 // What the computer players share (players.js, players-expert.js): card sets as
-// [lo, hi] pairs (cards.js) and the yaku a pile can still grow toward (heuristic.py's
-// _yaku_sets and open_yaku).
+// [lo, hi] pairs (cards.js), the yaku a pile can still grow toward (heuristic.py's
+// _yaku_sets and open_yaku), and the totals after a round (heuristic.py's
+// totals_after).
 
 import {
   ANIMALS,
@@ -71,4 +72,22 @@ export function openYaku(opponent, rules) {
   return yakuSets(rules).filter(
     ([cards, needed]) => popcount(cards[0] & ~opponent[0]) + popcount(cards[1] & ~opponent[1]) >= needed,
   );
+}
+
+/**
+ * Each seat's match total after a round ending with ``points``, and whether the match
+ * ends with that round, as match.js books it: [totals, over]. ``zeroSum``
+ * (starting_points): a round's points also come off the other seat's total, and a seat
+ * left with no points ends the match; otherwise the match ends with its last round or
+ * once a seat reaches the target score.
+ */
+export function totalsAfter(match, points, zeroSum) {
+  const gains = zeroSum ? [points[0] - points[1], points[1] - points[0]] : points;
+  const totals = [match.totals[0] + gains[0], match.totals[1] + gains[1]];
+  const target = match.targetScore;
+  const over =
+    match.roundsLeft <= 0 ||
+    Boolean(target && Math.max(totals[0], totals[1]) >= target) ||
+    (zeroSum && Math.min(totals[0], totals[1]) <= 0);
+  return [totals, over];
 }

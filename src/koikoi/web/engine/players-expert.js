@@ -20,7 +20,7 @@ import { PyRandom } from "./random.js";
 import { normalCdf } from "./players-math.js";
 import { unseenOf } from "./players-observation.js";
 import { copyState, generator, reseed, shuffle } from "./players-random.js";
-import { countBoth, openYaku } from "./players-common.js";
+import { countBoth, openYaku, totalsAfter } from "./players-common.js";
 
 /** Rollouts per decision at the default budget, shared among the legal actions. */
 export const DEFAULT_ROLLOUTS = 2000;
@@ -117,26 +117,30 @@ export function playOut(game, noise, values) {
 
 /**
  * What a round ending with ``points`` is worth to ``seat``, from 0 (a lost match) to 1:
- * in a match, the estimated chance of winning it from the totals after this round;
- * outside one, the points squashed. A small term for the round's points breaks ties.
+ * in a match, the estimated chance of winning it from the totals after this round
+ * (``zeroSum``: the points move from one seat to the other); outside one, the points
+ * squashed. A small term for the round's points breaks ties.
  */
-export function matchValue(seat, points, match) {
+export function matchValue(seat, points, match, zeroSum = false) {
   const diff = points[seat] - points[1 - seat];
   if (match === null) return normalCdf(diff / ROUND_SPREAD);
-  const mine = match.totals[seat] + points[seat];
-  const theirs = match.totals[1 - seat] + points[1 - seat];
-  const target = match.targetScore;
-  let roundsLeft = match.roundsLeft;
+  const [totals, over] = totalsAfter(match, points, zeroSum);
+  const mine = totals[seat];
+  const theirs = totals[1 - seat];
   let chance;
-  if ((target && Math.max(mine, theirs) >= target) || roundsLeft <= 0) {
+  if (over) {
     chance = mine > theirs ? 1.0 : mine < theirs ? 0.0 : 0.5;
   } else {
+    const target = match.targetScore;
+    let roundsLeft = match.roundsLeft;
     if (target) {
       // Near the target the match will end sooner than its round count says.
       const closest = target - Math.max(mine, theirs);
       roundsLeft = Math.min(roundsLeft, Math.max(1, Math.ceil(closest / (ROUND_SPREAD / 2))));
     }
-    chance = normalCdf((mine - theirs) / (ROUND_SPREAD * Math.sqrt(roundsLeft)));
+    // Zero-sum, a round moves the lead by twice its points.
+    const spread = ROUND_SPREAD * (zeroSum ? 2 : 1);
+    chance = normalCdf((mine - theirs) / (spread * Math.sqrt(roundsLeft)));
   }
   return chance + 0.001 * diff;
 }
@@ -169,6 +173,7 @@ export class ExpertPlayer {
   evaluate(obs) {
     const legal = obs.legalActions;
     const seat = obs.seat;
+    const zeroSum = obs.rules.starting_points > 0;
     const worlds = Math.max(1, Math.floor(this.rollouts / legal.length));
     const deadline = this.budgetMs === null ? null : performance.now() + this.budgetMs;
     const totals = legal.map(() => 0.0);
@@ -195,7 +200,7 @@ export class ExpertPlayer {
         const key = p0 >= 0 && p1 >= 0 && p0 < 67108864 && p1 < 67108864 ? p0 * 67108864 + p1 : `${p0},${p1}`;
         let score = scores.get(key);
         if (score === undefined) {
-          score = matchValue(seat, result.points, obs.match);
+          score = matchValue(seat, result.points, obs.match, zeroSum);
           scores.set(key, score);
         }
         totals[i] += score;
