@@ -22,9 +22,10 @@ from collections.abc import Callable
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
 from koikoi.players.baseline import Seed, generator
-from koikoi.players.heuristic import open_yaku, totals_after
+from koikoi.players.heuristic import open_yaku, stop_loses_match, totals_after
 from koikoi.round import (
     CAPTURE_BASE,
+    KOIKOI,
     STOP,
     Action,
     MatchView,
@@ -145,6 +146,20 @@ def match_value(
     return chance + 0.001 * diff
 
 
+def candidates(obs: Observation) -> tuple[Action, ...]:
+    """The legal actions worth weighing: all of them but a stop that loses the match
+    for certain (:func:`stop_loses_match`), which a koi-koi can do no worse than.
+
+    Only that stop's loss is certain. When no sampled world of the koi-koi wins, the
+    tie-break on round points would still rank the stop first, though worlds not
+    sampled may win; the tie-break stays for every other choice, where more points
+    are the best guide left to a win that the samples missed.
+    """
+    if obs.phase is _DECISION and stop_loses_match(obs):
+        return (KOIKOI,)
+    return obs.legal_actions
+
+
 class ExpertPlayer:
     name = "expert"
 
@@ -157,15 +172,15 @@ class ExpertPlayer:
 
     def choose(self, observation: Observation) -> Action:
         obs = observation
-        legal = obs.legal_actions
+        legal = candidates(obs)
         if len(legal) == 1:
             return legal[0]
         values = self.evaluate(obs)
         return max(legal, key=values.__getitem__)
 
     def evaluate(self, obs: Observation) -> dict[Action, float]:
-        """The mean match value of each legal action over the sampled worlds."""
-        legal = obs.legal_actions
+        """The mean match value of each candidate action over the sampled worlds."""
+        legal = candidates(obs)
         seat = obs.seat
         zero_sum = obs.rules.starting_points > 0
         worlds = max(1, self.rollouts // len(legal))

@@ -1,7 +1,7 @@
 // What the computer players share (players.js, players-expert.js): card sets as
 // [lo, hi] pairs (cards.js), the yaku a pile can still grow toward (heuristic.py's
-// _yaku_sets and open_yaku), and the totals after a round (heuristic.py's
-// totals_after).
+// _yaku_sets and open_yaku), and the end of a match (heuristic.py's totals_after,
+// stop_points and stop_loses_match).
 
 import {
   ANIMALS,
@@ -20,7 +20,7 @@ import {
   popcount,
   setOf,
 } from "./cards.js";
-import { sumValues } from "./yaku.js";
+import { scorerFor, sumValues } from "./yaku.js";
 
 /** The field cards of ``card``'s month, as bits of the card's half. */
 export function fieldMatches(field, card) {
@@ -90,4 +90,21 @@ export function totalsAfter(match, points, zeroSum) {
     Boolean(target && Math.max(totals[0], totals[1]) >= target) ||
     (zeroSum && Math.min(totals[0], totals[1]) <= 0);
   return [totals, over];
+}
+
+/** The round's points if the seat at a decision stops now: its yaku total with
+ * double_at, the koi-koi multiplier and any bonus; nothing for the other seat. */
+export function stopPoints(obs) {
+  const seat = obs.seat;
+  const score = scorerFor(obs.rules).final(sumValues(obs.yaku[seat]), obs.calls[seat], obs.calls[1 - seat]);
+  return seat === 0 ? [score, 0] : [0, score];
+}
+
+/** Whether stopping at this decision ends the match with the seat behind: a certain
+ * loss, while a koi-koi can be no worse (a draw is not a loss). Never outside a match. */
+export function stopLosesMatch(obs) {
+  if (obs.match === null) return false;
+  const seat = obs.seat;
+  const [totals, over] = totalsAfter(obs.match, stopPoints(obs), obs.rules.starting_points > 0);
+  return over && totals[seat] < totals[1 - seat];
 }

@@ -15,12 +15,12 @@
 // for live play (and with it, moves depend on the machine's speed).
 
 import { CARD_VALUES, HALF_OF, MONTH_BITS_OF, ids, popcount, setOf } from "./cards.js";
-import { CAPTURE_BASE, Phase, Round, STOP } from "./round.js";
+import { CAPTURE_BASE, KOIKOI, Phase, Round, STOP } from "./round.js";
 import { PyRandom } from "./random.js";
 import { normalCdf } from "./players-math.js";
 import { unseenOf } from "./players-observation.js";
 import { copyState, generator, reseed, shuffle } from "./players-random.js";
-import { countBoth, openYaku, totalsAfter } from "./players-common.js";
+import { countBoth, openYaku, stopLosesMatch, totalsAfter } from "./players-common.js";
 
 /** Rollouts per decision at the default budget, shared among the legal actions. */
 export const DEFAULT_ROLLOUTS = 2000;
@@ -145,6 +145,15 @@ export function matchValue(seat, points, match, zeroSum = false) {
   return chance + 0.001 * diff;
 }
 
+/**
+ * The legal actions worth weighing (expert.py's candidates): all of them but a stop
+ * that loses the match for certain, which a koi-koi can do no worse than.
+ */
+export function candidates(obs) {
+  if (obs.phase === DECISION && stopLosesMatch(obs)) return [KOIKOI];
+  return obs.legalActions;
+}
+
 export class ExpertPlayer {
   /** ``rollouts``: the think budget; ``budgetMs``: an optional wall-clock cap. */
   constructor(seed, { rollouts = DEFAULT_ROLLOUTS, budgetMs = null } = {}) {
@@ -161,7 +170,7 @@ export class ExpertPlayer {
   }
 
   choose(obs) {
-    const legal = obs.legalActions;
+    const legal = candidates(obs);
     if (legal.length === 1) return legal[0];
     const values = this.evaluate(obs);
     let best = legal[0];
@@ -169,9 +178,9 @@ export class ExpertPlayer {
     return best;
   }
 
-  /** The mean match value of each legal action over the sampled worlds (a Map). */
+  /** The mean match value of each candidate action over the sampled worlds (a Map). */
   evaluate(obs) {
-    const legal = obs.legalActions;
+    const legal = candidates(obs);
     const seat = obs.seat;
     const zeroSum = obs.rules.starting_points > 0;
     const worlds = Math.max(1, Math.floor(this.rollouts / legal.length));
