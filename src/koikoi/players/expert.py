@@ -22,9 +22,10 @@ from collections.abc import Callable
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
 from koikoi.players.baseline import Seed, generator
-from koikoi.players.heuristic import open_yaku
+from koikoi.players.heuristic import open_yaku, stop_loses_match, totals_after
 from koikoi.round import (
     CAPTURE_BASE,
+    KOIKOI,
     STOP,
     Action,
     MatchView,
@@ -114,37 +115,57 @@ def normal_cdf(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def match_chance(seat: int, points: tuple[int, int], match: MatchView | None) -> float:
+def match_chance(
+    seat: int, points: tuple[int, int], match: MatchView | None, zero_sum: bool = False
+) -> float:
     """The chance that ``seat`` wins the match once a round ends with ``points``.
 
-    In a match: estimated from the totals after this round, with the rounds left and
-    the target score. Outside a match (a single deal) the chance of coming out of the
-    round ahead, from its points squashed so that one lucky world cannot outweigh
-    the rest.
+    In a match: estimated from the totals after this round (``zero_sum``: the points
+    move from one seat to the other), with the rounds left and the target score.
+    Outside a match (a single deal) the chance of coming out of the round ahead, from
+    its points squashed so that one lucky world cannot outweigh the rest.
     """
     diff = points[seat] - points[1 - seat]
     if match is None:
         return normal_cdf(diff / ROUND_SPREAD)
-    mine = match.totals[seat] + points[seat]
-    theirs = match.totals[1 - seat] + points[1 - seat]
+    totals, over = totals_after(match, points, zero_sum)
+    mine, theirs = totals[seat], totals[1 - seat]
+    if over:
+        return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
     target = match.target_score
     rounds_left = match.rounds_left
-    if (target and max(mine, theirs) >= target) or rounds_left <= 0:
-        return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
     if target:
         # Near the target the match will end sooner than its round count says.
         closest = target - max(mine, theirs)
         rounds_left = min(rounds_left, max(1, math.ceil(closest / (ROUND_SPREAD / 2))))
-    return normal_cdf((mine - theirs) / (ROUND_SPREAD * math.sqrt(rounds_left)))
+    # Zero-sum, a round moves the lead by twice its points.
+    spread = ROUND_SPREAD * (2 if zero_sum else 1)
+    return normal_cdf((mine - theirs) / (spread * math.sqrt(rounds_left)))
 
 
-def match_value(seat: int, points: tuple[int, int], match: MatchView | None) -> float:
+def match_value(
+    seat: int, points: tuple[int, int], match: MatchView | None, zero_sum: bool = False
+) -> float:
     """What a round ending with ``points`` is worth to ``seat``, from 0 (a lost match) to 1:
     its :func:`match_chance`, and in a match a small term for the round's points that
     breaks ties between outcomes of equal match chances (a single deal's chance already
     grows with the points)."""
-    chance = match_chance(seat, points, match)
+    chance = match_chance(seat, points, match, zero_sum)
     return chance if match is None else chance + 0.001 * (points[seat] - points[1 - seat])
+
+
+def candidates(obs: Observation) -> tuple[Action, ...]:
+    """The legal actions worth weighing: all of them but a stop that loses the match
+    for certain (:func:`stop_loses_match`), which a koi-koi can do no worse than.
+
+    Only that stop's loss is certain. When no sampled world of the koi-koi wins, the
+    tie-break on round points would still rank the stop first, though worlds not
+    sampled may win; the tie-break stays for every other choice, where more points
+    are the best guide left to a win that the samples missed.
+    """
+    if obs.phase is _DECISION and stop_loses_match(obs):
+        return (KOIKOI,)
+    return obs.legal_actions
 
 
 class ExpertPlayer:
@@ -159,16 +180,17 @@ class ExpertPlayer:
 
     def choose(self, observation: Observation) -> Action:
         obs = observation
-        legal = obs.legal_actions
+        legal = candidates(obs)
         if len(legal) == 1:
             return legal[0]
         values = self.evaluate(obs)
         return max(legal, key=values.__getitem__)
 
     def evaluate(self, obs: Observation) -> dict[Action, float]:
-        """The mean match value of each legal action over the sampled worlds."""
-        legal = obs.legal_actions
+        """The mean match value of each candidate action over the sampled worlds."""
+        legal = candidates(obs)
         seat = obs.seat
+        zero_sum = obs.rules.starting_points > 0
         worlds = max(1, self.rollouts // len(legal))
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
         totals = dict.fromkeys(legal, 0.0)
@@ -186,7 +208,7 @@ class ExpertPlayer:
                 game.apply(action)
                 # The same noise in every action's rollout: common random numbers.
                 result = play_out(game, random.Random(world_seed).random, values)
-                totals[action] += match_value(seat, result.points, obs.match)
+                totals[action] += match_value(seat, result.points, obs.match, zero_sum)
             sampled += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
