@@ -99,7 +99,7 @@ export class Outlook {
 
   add(seat, result, obs) {
     this.worlds += 1;
-    this.chanceSum += matchChance(seat, result.points, obs.match);
+    this.chanceSum += matchChance(seat, result.points, obs.match, obs.rules.starting_points > 0);
     this.pointsSum += result.points[seat] - result.points[1 - seat];
     if (result.winner !== null && result.reason !== EXHAUSTED) {
       if (result.winner === seat) this.scores += 1;
@@ -211,6 +211,8 @@ function leading(ranked) {
 
 /** What ``action`` does with the cards, as the seat can see it (facts, JSON-ready). */
 export function cardFacts(obs, action) {
+  // At a stop-or-koi-koi decision no card moves: the risk meter tells that choice.
+  if (obs.phase === Phase.DECISION) return [];
   const seat = obs.seat;
   const mine = obs.captured[seat];
   const theirs = obs.captured[1 - seat];
@@ -292,7 +294,7 @@ export function hint(obs, seed, rollouts = HINT_ROLLOUTS, meter = null) {
 export function hintToJson(found) {
   return {
     best: actionToJson(found.best),
-    // No chance with a single legal move: NaN, which the server's JSON sends as null.
+    // No chance with a single legal move: nothing was weighed.
     chance: Number.isNaN(found.chance) ? null : pyRound(found.chance, 4),
     reasons: found.reasons,
     runner_up: found.runnerUp === null ? null : actionToJson(found.runnerUp),
