@@ -683,6 +683,22 @@ def test_match_value_reaching_the_target_ends_the_match() -> None:
     assert match_value(0, (0, 6), open_match) > match_value(0, (0, 6), near)
 
 
+def test_match_value_counts_a_zero_sum_round_both_ways() -> None:
+    """koikoi-japan, last round: 26 + 5 against 34 - 5 is a won match, 28 + 2 against
+    32 - 2 a drawn one, and 10 + 5 against 50 - 5 a lost one."""
+    last = MatchView(8, 8, (26, 34), 0)
+    assert match_value(0, (5, 0), last, zero_sum=True) == pytest.approx(1.0, abs=0.01)
+    assert match_value(0, (5, 0), last) == pytest.approx(0.0, abs=0.01)  # not zero-sum
+    drawn = MatchView(8, 8, (28, 32), 0)
+    assert match_value(0, (2, 0), drawn, zero_sum=True) == pytest.approx(0.5, abs=0.01)
+    lost = MatchView(8, 8, (10, 50), 0)
+    assert match_value(0, (5, 0), lost, zero_sum=True) == pytest.approx(0.0, abs=0.01)
+    # A seat left without points ends the match, rounds left or not.
+    emptied = MatchView(3, 8, (55, 5), 0)
+    assert match_value(0, (5, 0), emptied, zero_sum=True) == pytest.approx(1.0, abs=0.01)
+    assert match_value(1, (5, 0), emptied, zero_sum=True) == pytest.approx(0.0, abs=0.01)
+
+
 def test_match_value_a_lead_counts_more_with_fewer_rounds_left() -> None:
     leads = [match_value(0, (4, 0), MatchView(r, 12, (20, 18), 0)) for r in range(1, 13)]
     assert leads == sorted(leads)

@@ -107,7 +107,8 @@ class Outlook:
 
     def add(self, seat: int, result: RoundResult, obs: Observation) -> None:
         self.worlds += 1
-        self.chance_sum += match_chance(seat, result.points, obs.match)
+        zero_sum = obs.rules.starting_points > 0
+        self.chance_sum += match_chance(seat, result.points, obs.match, zero_sum)
         self.points_sum += result.points[seat] - result.points[1 - seat]
         if result.winner is not None and result.reason != EXHAUSTED:
             if result.winner == seat:
@@ -184,7 +185,8 @@ class Hint:
     def to_json(self) -> dict[str, Any]:
         return {
             "best": action_to_json(self.best),
-            "chance": round(self.chance, 4),
+            # No chance with a single legal move: nothing was weighed.
+            "chance": None if math.isnan(self.chance) else round(self.chance, 4),
             "reasons": [fact.to_json() for fact in self.reasons],
             "runner_up": None if self.runner_up is None else action_to_json(self.runner_up),
             "loss": round(self.loss, 4),
@@ -230,7 +232,10 @@ def taken_cards(obs: Observation, action: Action) -> CardSet:
 
 
 def card_facts(obs: Observation, action: Action) -> list[Fact]:
-    """What ``action`` does with the cards, as the seat can see it."""
+    """What ``action`` does with the cards, as the seat can see it (nothing, at a
+    stop-or-koi-koi decision: the risk meter tells that choice)."""
+    if obs.phase is Phase.DECISION:
+        return []
     seat = obs.seat
     mine, theirs = obs.captured[seat], obs.captured[1 - seat]
     taken = taken_cards(obs, action)
@@ -291,15 +296,18 @@ def chance_facts(best: Outlook, other: Outlook) -> list[Fact]:
     return facts
 
 
-def hint(obs: Observation, seed: int, rollouts: int = HINT_ROLLOUTS) -> Hint:
-    """The move the expert prefers at ``obs`` (the seat's turn), and why."""
+def hint(
+    obs: Observation, seed: int, rollouts: int = HINT_ROLLOUTS, meter: Risk | None = None
+) -> Hint:
+    """The move the expert prefers at ``obs`` (the seat's turn), and why. ``meter``, a
+    :func:`risk` of this decision already counted, spares counting it again."""
     legal = obs.legal_actions
     if not legal:
         raise ValueError("a hint is for the seat to move; this seat is waiting")
     if len(legal) == 1:
         return Hint(legal[0], math.nan, tuple(card_facts(obs, legal[0])), None, 0.0, ())
     if obs.phase is Phase.DECISION:
-        found = risk(obs, seed).outlooks
+        found = (meter or risk(obs, seed)).outlooks
     else:
         found = outlooks(obs, rollouts, seed)
     ranked = sorted(legal, key=lambda action: found[action].chance, reverse=True)
@@ -535,8 +543,8 @@ COACH_VERSION = "1"
 
 def advice(obs: Observation, seed: int, rollouts: int = HINT_ROLLOUTS) -> dict[str, Any]:
     """A hint for the seat to move, with the risk meter at a decision (JSON)."""
-    found = hint(obs, seed, rollouts)
     meter = risk(obs, seed) if obs.phase is Phase.DECISION else None
+    found = hint(obs, seed, rollouts, meter)
     return {"hint": found.to_json(), "risk": None if meter is None else meter.to_json()}
 
 

@@ -22,9 +22,10 @@ from collections.abc import Callable
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
 from koikoi.players.baseline import Seed, generator
-from koikoi.players.heuristic import open_yaku
+from koikoi.players.heuristic import open_yaku, stop_loses_match, totals_after
 from koikoi.round import (
     CAPTURE_BASE,
+    KOIKOI,
     PLAYED,
     STOP,
     Action,
@@ -115,37 +116,57 @@ def normal_cdf(x: float) -> float:
     return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
 
 
-def match_chance(seat: int, points: tuple[int, int], match: MatchView | None) -> float:
+def match_chance(
+    seat: int, points: tuple[int, int], match: MatchView | None, zero_sum: bool = False
+) -> float:
     """The chance that ``seat`` wins the match once a round ends with ``points``.
 
-    In a match: estimated from the totals after this round, with the rounds left and
-    the target score. Outside a match (a single deal) the chance of coming out of the
-    round ahead, from its points squashed so that one lucky world cannot outweigh
-    the rest.
+    In a match: estimated from the totals after this round (``zero_sum``: the points
+    move from one seat to the other), with the rounds left and the target score.
+    Outside a match (a single deal) the chance of coming out of the round ahead, from
+    its points squashed so that one lucky world cannot outweigh the rest.
     """
     diff = points[seat] - points[1 - seat]
     if match is None:
         return normal_cdf(diff / ROUND_SPREAD)
-    mine = match.totals[seat] + points[seat]
-    theirs = match.totals[1 - seat] + points[1 - seat]
+    totals, over = totals_after(match, points, zero_sum)
+    mine, theirs = totals[seat], totals[1 - seat]
+    if over:
+        return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
     target = match.target_score
     rounds_left = match.rounds_left
-    if (target and max(mine, theirs) >= target) or rounds_left <= 0:
-        return 1.0 if mine > theirs else 0.0 if mine < theirs else 0.5
     if target:
         # Near the target the match will end sooner than its round count says.
         closest = target - max(mine, theirs)
         rounds_left = min(rounds_left, max(1, math.ceil(closest / (ROUND_SPREAD / 2))))
-    return normal_cdf((mine - theirs) / (ROUND_SPREAD * math.sqrt(rounds_left)))
+    # Zero-sum, a round moves the lead by twice its points.
+    spread = ROUND_SPREAD * (2 if zero_sum else 1)
+    return normal_cdf((mine - theirs) / (spread * math.sqrt(rounds_left)))
 
 
-def match_value(seat: int, points: tuple[int, int], match: MatchView | None) -> float:
+def match_value(
+    seat: int, points: tuple[int, int], match: MatchView | None, zero_sum: bool = False
+) -> float:
     """What a round ending with ``points`` is worth to ``seat``, from 0 (a lost match) to 1:
     its :func:`match_chance`, and in a match a small term for the round's points that
     breaks ties between outcomes of equal match chances (a single deal's chance already
     grows with the points)."""
-    chance = match_chance(seat, points, match)
+    chance = match_chance(seat, points, match, zero_sum)
     return chance if match is None else chance + 0.001 * (points[seat] - points[1 - seat])
+
+
+def candidates(obs: Observation) -> tuple[Action, ...]:
+    """The legal actions worth weighing: all of them but a stop that loses the match
+    for certain (:func:`stop_loses_match`), which a koi-koi can do no worse than.
+
+    Only that stop's loss is certain. When no sampled world of the koi-koi wins, the
+    tie-break on round points would still rank the stop first, though worlds not
+    sampled may win; the tie-break stays for every other choice, where more points
+    are the best guide left to a win that the samples missed.
+    """
+    if obs.phase is _DECISION and stop_loses_match(obs):
+        return (KOIKOI,)
+    return obs.legal_actions
 
 
 DISCARD_LIKELIHOOD = 0.1
@@ -206,21 +227,26 @@ class Worlds:
         return Round.from_observation(obs, hand, unseen[hand_size:])
 
 
+Sampled = dict[Action, list[RoundResult]]
+"""How each action's rounds ended in the sampled worlds (the last phase's have most)."""
+
+
 def sample(
     obs: Observation, rng: random.Random, rollouts: int, deadline: float | None = None
-) -> dict[Action, list[RoundResult]]:
-    """How each legal action's round ended in the sampled worlds, by sequential halving.
+) -> Sampled:
+    """The candidate actions' rounds in the sampled worlds, by sequential halving.
 
     The budget is split into phases (one per halving: three for eight actions); each
     phase plays every action still in the running in the same new worlds (common random
     numbers), then drops the worse half by mean match value. So the close contenders
     get most of the rollouts, and the best of them is the action sampled most.
     """
-    legal = obs.legal_actions
+    legal = candidates(obs)
     seat, match = obs.seat, obs.match
+    zero_sum = obs.rules.starting_points > 0
     worlds = Worlds(obs, rng)
     values = take_values(obs.captured, obs.rules)
-    results: dict[Action, list[RoundResult]] = {action: [] for action in legal}
+    results: Sampled = {action: [] for action in legal}
     alive = list(legal)
     phases = max(1, math.ceil(math.log2(len(legal))))
     for phase in range(phases):
@@ -235,23 +261,27 @@ def sample(
             if deadline is not None and time.perf_counter() > deadline:
                 return results
         if phase < phases - 1:
-            means = {action: mean_value(seat, results[action], match) for action in alive}
+            means = {a: mean_value(seat, results[a], match, zero_sum) for a in alive}
             alive.sort(key=means.__getitem__, reverse=True)  # stable: ties keep their order
             alive = alive[: (len(alive) + 1) // 2]
     return results
 
 
-def mean_value(seat: int, results: list[RoundResult], match: MatchView | None) -> float:
-    return sum(match_value(seat, result.points, match) for result in results) / len(results)
+def mean_value(
+    seat: int, results: list[RoundResult], match: MatchView | None, zero_sum: bool
+) -> float:
+    return sum(match_value(seat, r.points, match, zero_sum) for r in results) / len(results)
 
 
-def ranked(seat: int, found: dict[Action, list[RoundResult]], match: MatchView | None) -> list[Action]:
-    """The actions best first: those sampled most (the last phase's), by mean value."""
-    return sorted(
-        found,
-        key=lambda action: (len(found[action]), mean_value(seat, found[action], match)),
-        reverse=True,
-    )
+def ranked(obs: Observation, found: Sampled) -> list[Action]:
+    """The sampled actions best first: those sampled most (the last phase's), by mean
+    match value."""
+    zero_sum = obs.rules.starting_points > 0
+
+    def key(action: Action) -> tuple[int, float]:
+        return len(found[action]), mean_value(obs.seat, found[action], obs.match, zero_sum)
+
+    return sorted(found, key=key, reverse=True)
 
 
 class ExpertPlayer:
@@ -266,9 +296,12 @@ class ExpertPlayer:
 
     def choose(self, observation: Observation) -> Action:
         obs = observation
-        legal = obs.legal_actions
+        legal = candidates(obs)
         if len(legal) == 1:
             return legal[0]
+        return ranked(obs, self.evaluate(obs))[0]
+
+    def evaluate(self, obs: Observation) -> Sampled:
+        """How each candidate action's round ended in the worlds this move samples."""
         deadline = None if self.budget_ms is None else time.perf_counter() + self.budget_ms / 1000
-        found = sample(obs, self._rng, self.rollouts, deadline)
-        return ranked(obs.seat, found, obs.match)[0]
+        return sample(obs, self._rng, self.rollouts, deadline)

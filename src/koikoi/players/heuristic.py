@@ -3,7 +3,12 @@
 - easy captures loosely (often any capture, not the best one) and stops at its first
   yaku;
 - normal takes the strongest capture, discards what helps the opponent least, and
-  gambles koi-koi while the pot is small and cards remain.
+  gambles koi-koi while the pot is small and cards remain, or when a stop would lose
+  the match.
+
+Here too is what normal and the expert share about the end of a match: a stop that
+loses the match for certain (:func:`stop_loses_match`) is never worth taking while a
+koi-koi is allowed (at a decision it always is).
 """
 
 from __future__ import annotations
@@ -27,8 +32,9 @@ from koikoi.cards import (
     CardSet,
 )
 from koikoi.players.baseline import Seed, generator, move_gain, taken_by
-from koikoi.round import KOIKOI, STOP, Action, Observation, Phase
+from koikoi.round import KOIKOI, STOP, Action, MatchView, Observation, Phase
 from koikoi.rules import RuleSet
+from koikoi.yaku import scorer_for
 
 
 class EasyPlayer:
@@ -100,6 +106,52 @@ def discard_cost(obs: Observation, card: int) -> int:
     return CARD_VALUES[card] if live else 0
 
 
+def totals_after(
+    match: MatchView, points: tuple[int, int], zero_sum: bool
+) -> tuple[tuple[int, int], bool]:
+    """Each seat's match total after a round ending with ``points``, and whether the
+    match ends with that round, as :class:`koikoi.match.Match` books it.
+
+    ``zero_sum`` (``rules.starting_points``): a round's points also come off the other
+    seat's total, and a seat left with no points ends the match. Otherwise the match
+    ends with its last round or once a seat reaches the target score.
+    """
+    gains = (points[0] - points[1], points[1] - points[0]) if zero_sum else points
+    totals = (match.totals[0] + gains[0], match.totals[1] + gains[1])
+    target = match.target_score
+    over = (
+        match.rounds_left <= 0
+        or bool(target and max(totals) >= target)
+        or (zero_sum and min(totals) <= 0)
+    )
+    return totals, over
+
+
+def stop_points(obs: Observation) -> tuple[int, int]:
+    """The round's points if the seat at a decision stops now: its yaku total, doubled
+    at ``double_at``, times the koi-koi multiplier, plus any bonus; nothing for the
+    other seat (the stop ends the round at once, as in :meth:`Round.apply`)."""
+    seat = obs.seat
+    total = sum(obs.yaku[seat].values())
+    score = scorer_for(obs.rules).final(total, obs.calls[seat], obs.calls[1 - seat])
+    return (score, 0) if seat == 0 else (0, score)
+
+
+def stop_loses_match(obs: Observation) -> bool:
+    """Whether stopping at this decision ends the match with the seat behind.
+
+    The stop's points are known exactly, so this is a certain loss, while a koi-koi
+    can be no worse (a draw is not a loss). Only the last round can end so: a stop
+    that reaches the target score, or empties a zero-sum opponent, wins the match.
+    A round played on its own, outside a match, has no match to lose.
+    """
+    if obs.match is None:
+        return False
+    seat = obs.seat
+    totals, over = totals_after(obs.match, stop_points(obs), obs.rules.starting_points > 0)
+    return over and totals[seat] < totals[1 - seat]
+
+
 class NormalPlayer:
     name = "normal"
 
@@ -132,6 +184,8 @@ class NormalPlayer:
         return 10 * yaku + progress + denial / 2 + values / 100
 
     def _gamble(self, obs: Observation) -> bool:
+        if stop_loses_match(obs):
+            return True
         pot = sum(obs.yaku[obs.seat].values())
         opponent_threat = bool(obs.yaku[1 - obs.seat])
         cards_left = obs.hand.bit_count()

@@ -10,8 +10,10 @@
 // The device deals, so it knows the stock: practice matches are never ranked.
 
 import { KIND_MASKS, SLUGS, slugs } from "./cards.js";
+import { REVIEW_ROLLOUTS, advice, reviewJson } from "./coach.js";
 import { Match } from "./match.js";
 import { makePlayer } from "./players.js";
+import { Record } from "./record.js";
 import { CAPTURE_BASE, FINAL_TURN, IllegalActionError, KOIKOI, NO_CALL_ALLOWED, Phase, STOP, STOPPED, actionFromJson, actionToJson } from "./round.js";
 import { PRESETS, RuleSet, RulesError } from "./rules.js";
 import { koikoiBonus, multiplier, multipliers, progress, scorerFor, sumValues } from "./yaku.js";
@@ -28,6 +30,14 @@ export const HOUSE = "house";
 
 /** How the expert thinks on a phone: its rollouts, cut short by a wall-clock budget. */
 export const DEVICE_EXPERT = Object.freeze({ rollouts: 2000, budgetMs: 140 });
+
+/** What the hint for the move at ``version`` of a match from ``seed`` is worked out
+ * from: the seed with the version in its high bits, as the computer's moves are seeded,
+ * so asking again gives the same hint. (The server hashes the game's id instead, its
+ * seed being a secret there; on the device, which deals, it is none.) */
+export function hintSeed(seed, version) {
+  return BigInt(seed) ^ 0xc0acn ^ (BigInt(version) << 48n);
+}
 
 /** An answer the server would give as an HTTP error: its status and detail. */
 export class LocalError extends Error {
@@ -194,6 +204,23 @@ export class LocalSession {
     const seed = BigInt(this.seed) ^ 0x5eedn ^ (BigInt(this.version) << 48n);
     const options = this.difficulty === "expert" ? { ...this.expert } : {};
     return makePlayer(this.difficulty, seed, options);
+  }
+
+  /** The coach's advice for the person's move (GET /api/games/{id}/hint), at the device
+   * expert's rollout budget and never its wall-clock one: the same hint on any device. */
+  hint() {
+    if (this.status !== PLAYING) throw new LocalError(409, `the match is over (${this.status})`);
+    if (this.match.turn !== HUMAN || this.match.round.isOver) throw new LocalError(409, "it is not your turn");
+    const found = advice(this.match.observation(HUMAN), hintSeed(this.seed, this.version), this.expert.rollouts);
+    return { version: this.version, ...found };
+  }
+
+  /** The coach's review of the person's decisions in the finished match (GET
+   * /api/games/{id}/review). */
+  review() {
+    if (this.status === PLAYING) throw new LocalError(409, "the match is still being played; reviews come after");
+    const record = new Record({ rules: this.match.rules, actions: this.actions, seed: this.seed });
+    return reviewJson(record, HUMAN, REVIEW_ROLLOUTS);
   }
 
   computerMoves() {
@@ -411,11 +438,29 @@ export function replayJson(session, player = null) {
   };
 }
 
+// Reviews made in this worker, by record: a finished match does not change, and a review
+// costs a second or two. The page's store keeps records only (a record answered
+// back would be stored as a match in progress), so the reviews live as the worker does.
+const REVIEWS = new Map();
+const REVIEWS_KEPT = 8;
+
+function reviewOf(session) {
+  const key = JSON.stringify(session.record);
+  let found = REVIEWS.get(key);
+  if (found === undefined) {
+    found = session.review();
+    if (REVIEWS.size >= REVIEWS_KEPT) REVIEWS.delete(REVIEWS.keys().next().value);
+    REVIEWS.set(key, found);
+  }
+  return found;
+}
+
 /**
  * One request, as the server's routes answer it: ``{body, record}`` (the record to
  * store, where the match changed or began) or a thrown LocalError.
  *   create {id, difficulty, rules, seed?}   act {record, action, version}
  *   state {record}   resign {record}   replay {record, player?}   summary {record, updated}
+ *   hint {record}: {version, hint, risk}   review {record}: the review (a finished match)
  */
 export function handle(message, expert = DEVICE_EXPERT) {
   const { op } = message;
@@ -440,5 +485,7 @@ export function handle(message, expert = DEVICE_EXPERT) {
     return { body: replayJson(session, message.player ?? null) };
   }
   if (op === "summary") return { body: summaryJson(session, message.updated ?? null) };
+  if (op === "hint") return { body: session.hint() };
+  if (op === "review") return { body: reviewOf(session) };
   throw new LocalError(400, `unknown request ${JSON.stringify(op)}`);
 }

@@ -1,6 +1,7 @@
 // What the computer players share (players.js, players-expert.js): card sets as
-// [lo, hi] pairs (cards.js) and the yaku a pile can still grow toward (heuristic.py's
-// _yaku_sets and open_yaku).
+// [lo, hi] pairs (cards.js), the yaku a pile can still grow toward (heuristic.py's
+// _yaku_sets and open_yaku), and the end of a match (heuristic.py's totals_after,
+// stop_points and stop_loses_match).
 
 import {
   ANIMALS,
@@ -19,7 +20,7 @@ import {
   popcount,
   setOf,
 } from "./cards.js";
-import { sumValues } from "./yaku.js";
+import { scorerFor, sumValues } from "./yaku.js";
 
 /** The field cards of ``card``'s month, as bits of the card's half. */
 export function fieldMatches(field, card) {
@@ -71,4 +72,39 @@ export function openYaku(opponent, rules) {
   return yakuSets(rules).filter(
     ([cards, needed]) => popcount(cards[0] & ~opponent[0]) + popcount(cards[1] & ~opponent[1]) >= needed,
   );
+}
+
+/**
+ * Each seat's match total after a round ending with ``points``, and whether the match
+ * ends with that round, as match.js books it: [totals, over]. ``zeroSum``
+ * (starting_points): a round's points also come off the other seat's total, and a seat
+ * left with no points ends the match; otherwise the match ends with its last round or
+ * once a seat reaches the target score.
+ */
+export function totalsAfter(match, points, zeroSum) {
+  const gains = zeroSum ? [points[0] - points[1], points[1] - points[0]] : points;
+  const totals = [match.totals[0] + gains[0], match.totals[1] + gains[1]];
+  const target = match.targetScore;
+  const over =
+    match.roundsLeft <= 0 ||
+    Boolean(target && Math.max(totals[0], totals[1]) >= target) ||
+    (zeroSum && Math.min(totals[0], totals[1]) <= 0);
+  return [totals, over];
+}
+
+/** The round's points if the seat at a decision stops now: its yaku total with
+ * double_at, the koi-koi multiplier and any bonus; nothing for the other seat. */
+export function stopPoints(obs) {
+  const seat = obs.seat;
+  const score = scorerFor(obs.rules).final(sumValues(obs.yaku[seat]), obs.calls[seat], obs.calls[1 - seat]);
+  return seat === 0 ? [score, 0] : [0, score];
+}
+
+/** Whether stopping at this decision ends the match with the seat behind: a certain
+ * loss, while a koi-koi can be no worse (a draw is not a loss). Never outside a match. */
+export function stopLosesMatch(obs) {
+  if (obs.match === null) return false;
+  const seat = obs.seat;
+  const [totals, over] = totalsAfter(obs.match, stopPoints(obs), obs.rules.starting_points > 0);
+  return over && totals[seat] < totals[1 - seat];
 }

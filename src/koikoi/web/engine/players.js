@@ -13,7 +13,7 @@
 import { CARD_VALUES, HALF_OF, ids, popcount, setOf } from "./cards.js";
 import { CAPTURE_BASE, KOIKOI, Phase, STOP } from "./round.js";
 import { scorerFor, sumValues } from "./yaku.js";
-import { countBoth, fieldMatches, openYaku, pileTotal, withBits } from "./players-common.js";
+import { countBoth, fieldMatches, openYaku, pileTotal, stopLosesMatch, withBits } from "./players-common.js";
 import { unseenOf } from "./players-observation.js";
 import { choice, generator } from "./players-random.js";
 import { DEFAULT_ROLLOUTS, ExpertPlayer } from "./players-expert.js";
@@ -158,7 +158,7 @@ export function discardCost(obs, card) {
 }
 
 /** Normal: the strongest capture, the discard that helps the opponent least, and
- * koi-koi while the pot is small and cards remain. */
+ * koi-koi while the pot is small and cards remain, or when a stop would lose the match. */
 export class NormalPlayer {
   /** Normal calls koi-koi while its yaku are worth at most this many points... */
   static SMALL_POT = 5;
@@ -205,6 +205,7 @@ export class NormalPlayer {
   }
 
   gamble(obs) {
+    if (stopLosesMatch(obs)) return true;
     const pot = sumValues(obs.yaku[obs.seat]);
     const opponentThreat = Object.keys(obs.yaku[1 - obs.seat]).length > 0;
     const cardsLeft = popcount(obs.hand[0]) + popcount(obs.hand[1]);

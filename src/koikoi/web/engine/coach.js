@@ -1,0 +1,526 @@
+// The coach (coach.py): the expert's evaluation turned into advice a player can read,
+// from one seat's observation, never from the hidden cards. For the same observation,
+// seed and budget each function gives coach.py's answer: the same sampled worlds and
+// rollout noise, the same sums in the same order, and the JSON rounded as Python's
+// round() rounds (tests/test_js_coach.py holds the two together).
+//
+// hint: the expert's move, the runner-up and the win chance it gives away, and the
+// reasons as facts ({kind, ...values}) that the page words; risk: at a stop-or-koi-koi
+// decision, what calling risks against stopping; review: a recorded match's decisions
+// against the best.
+
+import {
+  ANIMALS,
+  BLUE_RIBBONS,
+  BRIGHTS,
+  CHERRY_CURTAIN,
+  GRASS_RIBBONS,
+  INOSHIKACHO,
+  MONTH_MASKS,
+  MONTH_OF,
+  PLAINS,
+  POETRY_RIBBONS,
+  RIBBONS,
+  SAKE_CUP,
+  SLUGS,
+  SUSUKI_MOON,
+  ids,
+  popcount,
+  setOf,
+  slugs,
+  toNumber,
+} from "./cards.js";
+import { DEFAULT_ROLLOUTS, matchChance, playOut, takeValues } from "./players-expert.js";
+import { unseenOf } from "./players-observation.js";
+import { copyState, reseed, shuffle } from "./players-random.js";
+import { PyRandom } from "./random.js";
+import { startMatch } from "./record.js";
+import { CAPTURE_BASE, EXHAUSTED, KOIKOI, Phase, Round, STOP, actionFromJson, actionToJson } from "./round.js";
+import { AKATAN, AOTAN, HANAMI, INOSHIKACHO_KEY, KASU, KUSATAN, SANKO, TAN, TANE, TSUKIMI } from "./yaku.js";
+
+/** Rollouts per hint: the expert's own budget, so the hint is the move it would make. */
+export const HINT_ROLLOUTS = DEFAULT_ROLLOUTS;
+/** Rollouts per reviewed decision: a fifth of a hint's, since a match has a hundred. */
+export const REVIEW_ROLLOUTS = 400;
+/** Arrangements of the unseen cards the risk meter samples when there are more. */
+export const RISK_WORLDS = 400;
+/** Up to this many arrangements, the risk meter counts every one (7 unseen cards). */
+export const EXACT_WORLDS = 5040;
+/** A review's decision at the record's index ``i`` is evaluated from seed this plus ``i``. */
+export const REVIEW_SEED = 0xc0ac0000;
+/** A move that gives away at least this much match win chance is an inaccuracy... */
+export const INACCURACY = 0.02;
+/** ...and at least this much, a mistake. */
+export const MISTAKE = 0.06;
+/** How many of the biggest swings of the win chance a review points at. */
+export const SWINGS = 3;
+/** A difference in a yaku's chance worth telling the player about. */
+export const CLEAR = 0.03;
+/** Changes when the coach judges differently (coach.py's COACH_VERSION). */
+export const COACH_VERSION = "1";
+
+// -- card sets as [lo, hi] -------------------------------------------------------------
+
+const and = (a, b) => [a[0] & b[0], a[1] & b[1]];
+const or = (a, b) => [a[0] | b[0], a[1] | b[1]];
+const without = (a, b) => [a[0] & ~b[0], a[1] & ~b[1]];
+const count = (a) => popcount(a[0]) + popcount(a[1]);
+const some = (a) => (a[0] | a[1]) !== 0;
+const NONE = Object.freeze([0, 0]);
+const monthOf = (card) => MONTH_MASKS[MONTH_OF[card]];
+
+/**
+ * Python's round(x, digits): the decimal nearest to x's exact value, read back as the
+ * nearest double. toFixed finds the same decimal but sends exact ties up, where Python
+ * takes the even digit; x is a tie when x * 2 ** (digits + 1) is an odd integer (a
+ * power of two scales exactly), and those few are settled here.
+ */
+export function pyRound(x, digits = 0) {
+  if (!Number.isFinite(x)) return x;
+  const halves = x * 2 ** (digits + 1);
+  if (Number.isInteger(halves) && Math.abs(halves) % 2 === 1) {
+    const below = Math.floor(Math.abs(x) * 10 ** digits); // exact: an odd multiple of a half
+    return Math.sign(x) * ((below % 2 ? below + 1 : below) / 10 ** digits);
+  }
+  return Number(x.toFixed(digits));
+}
+
+// -- what the sampled worlds say -------------------------------------------------------
+
+/** What one action leads to, summed over sampled worlds (read the means). */
+export class Outlook {
+  constructor() {
+    this.worlds = 0;
+    this.chanceSum = 0.0; // match win chance (a single deal: of coming out ahead)
+    this.pointsSum = 0.0; // this seat's round points less the opponent's
+    this.scores = 0; // worlds in which this seat takes the round with a yaku
+    this.concedes = 0; // ...in which the opponent does
+  }
+
+  add(seat, result, obs) {
+    this.worlds += 1;
+    this.chanceSum += matchChance(seat, result.points, obs.match, obs.rules.starting_points > 0);
+    this.pointsSum += result.points[seat] - result.points[1 - seat];
+    if (result.winner !== null && result.reason !== EXHAUSTED) {
+      if (result.winner === seat) this.scores += 1;
+      else this.concedes += 1;
+    }
+  }
+
+  get chance() {
+    return this.chanceSum / this.worlds;
+  }
+
+  get points() {
+    return this.pointsSum / this.worlds;
+  }
+
+  get ownYaku() {
+    return this.scores / this.worlds;
+  }
+
+  get theirYaku() {
+    return this.concedes / this.worlds;
+  }
+}
+
+/**
+ * Each legal action's outlook over the expert's sampled worlds (a Map): the unseen
+ * cards dealt out at random, each action tried in the same worlds with the same noise.
+ */
+export function outlooks(obs, rollouts, seed) {
+  const rng = new PyRandom(seed);
+  const legal = obs.legalActions;
+  const seat = obs.seat;
+  const found = new Map(legal.map((action) => [action, new Outlook()]));
+  const values = takeValues(obs.captured, obs.rules);
+  const unseen = ids(...unseenOf(obs));
+  const handSize = obs.opponentHandSize;
+  const seeded = new PyRandom(0); // reseeded for every world
+  const noise = new PyRandom(0); // a copy of it for every rollout
+  for (let w = Math.max(1, Math.floor(rollouts / legal.length)); w > 0; w--) {
+    shuffle(rng, unseen);
+    const world = Round.fromObservation(obs, setOf(unseen.slice(0, handSize)), unseen.slice(handSize));
+    reseed(seeded, rng.getrandbits(32));
+    for (const action of legal) {
+      const game = world.copy();
+      game.apply(action);
+      found.get(action).add(seat, playOut(game, copyState(seeded, noise), values), obs);
+    }
+  }
+  return found;
+}
+
+// -- hints -----------------------------------------------------------------------------
+
+const TARGETS = new WeakMap();
+const TSUKIMI_CARDS = setOf([SUSUKI_MOON, SAKE_CUP]);
+const HANAMI_CARDS = setOf([CHERRY_CURTAIN, SAKE_CUP]);
+
+/** [yaku, its cards, how many it needs] of each yaku a pile can grow toward. */
+export function yakuTargets(rules) {
+  let targets = TARGETS.get(rules);
+  if (targets === undefined) {
+    targets = [
+      [SANKO, BRIGHTS, 3, rules.sanko || rules.shiko],
+      [INOSHIKACHO_KEY, INOSHIKACHO, 3, rules.inoshikacho],
+      [AKATAN, POETRY_RIBBONS, 3, rules.akatan],
+      [AOTAN, BLUE_RIBBONS, 3, rules.aotan],
+      [KUSATAN, GRASS_RIBBONS, 3, rules.kusatan],
+      [TSUKIMI, TSUKIMI_CARDS, 2, rules.tsukimi],
+      [HANAMI, HANAMI_CARDS, 2, rules.hanami],
+      [TANE, ANIMALS, rules.tane_min, rules.tane],
+      [TAN, RIBBONS, rules.tan_min, rules.tan],
+      [KASU, PLAINS, rules.kasu_min, rules.kasu],
+    ]
+      .filter((entry) => entry[3])
+      .map(([key, cards, needed]) => [key, cards, needed]);
+    TARGETS.set(rules, targets);
+  }
+  return targets;
+}
+
+/** The first of ``items`` with the highest ``key`` (Python's max). */
+function first(items, key) {
+  let best = items[0];
+  for (const item of items) if (key(item) > key(best)) best = item;
+  return best;
+}
+
+/**
+ * The cards ``action`` puts on this seat's pile at once (none for a discard): a played
+ * card that matches two field cards takes the one worth more to the seat (the choice
+ * comes next); the stock's card is unknown, so it is not counted.
+ */
+export function takenCards(obs, action) {
+  if (obs.phase === Phase.DECISION) return NONE;
+  if (obs.phase !== Phase.PLAY) return setOf([obs.pendingCard, action - CAPTURE_BASE]);
+  let matches = and(obs.field, monthOf(action));
+  if (!some(matches)) return NONE;
+  if (count(matches) === 2) {
+    const worth = takeValues(obs.captured, obs.rules)[obs.seat];
+    matches = setOf([first(ids(...matches), (card) => worth[card])]);
+  }
+  return or(matches, setOf([action]));
+}
+
+/** The first fact of ``ranked`` ([rank, fact] pairs) by its rank, as a list of 0 or 1. */
+function leading(ranked) {
+  return ranked.length ? [ranked.reduce((best, pair) => (pair[0] < best[0] ? pair : best))[1]] : [];
+}
+
+/** What ``action`` does with the cards, as the seat can see it (facts, JSON-ready). */
+export function cardFacts(obs, action) {
+  // At a stop-or-koi-koi decision no card moves: the risk meter tells that choice.
+  if (obs.phase === Phase.DECISION) return [];
+  const seat = obs.seat;
+  const mine = obs.captured[seat];
+  const theirs = obs.captured[1 - seat];
+  const taken = takenCards(obs, action);
+  if (obs.phase === Phase.PLAY && !some(taken)) {
+    const live = and(unseenOf(obs), monthOf(action));
+    // A card whose month is all in sight can only ever come back to this seat.
+    return [{ kind: some(live) ? "discard" : "discard-dead", card: SLUGS[action] }];
+  }
+  const facts = [{ kind: "takes", cards: slugs(...taken) }];
+  const made = [];
+  const toward = [];
+  const denies = [];
+  for (const [key, cards, needed] of yakuTargets(obs.rules)) {
+    if (!some(and(taken, cards))) continue;
+    if (count(without(cards, theirs)) >= needed) {
+      // still open to this seat
+      const before = count(and(mine, cards));
+      const after = count(and(or(mine, taken), cards));
+      if (before < needed && needed <= after) made.push({ kind: "makes", yaku: key });
+      else if (needed - 2 <= after && after < needed) toward.push([needed - after, { kind: "toward", yaku: key, missing: needed - after }]);
+    }
+    const held = and(theirs, cards);
+    // The opponent is two cards or fewer from it, and it is still open to them.
+    if (some(held) && count(held) >= needed - 2 && count(without(cards, mine)) >= needed) {
+      // Taking one of its cards may close it, or only slow it.
+      const closes = count(without(cards, or(mine, taken))) < needed;
+      denies.push([-count(held) - 2 * closes, { kind: "denies", yaku: key, held: slugs(...held), closes }]);
+    }
+  }
+  return [...facts, ...made, ...leading(toward), ...leading(denies)];
+}
+
+/** Between two discards: the other card would be worth more to the opponent. */
+export function discardFacts(obs, best, other) {
+  if (obs.phase !== Phase.PLAY || some(takenCards(obs, best)) || some(takenCards(obs, other))) return [];
+  const worth = takeValues(obs.captured, obs.rules)[1 - obs.seat];
+  if (worth[other] <= worth[best]) return [];
+  return [{ kind: "gives-less", card: SLUGS[best], other: SLUGS[other] }];
+}
+
+/** How the best move changes the round's yaku chances, where the change is clear. */
+export function chanceFacts(best, other) {
+  const facts = [];
+  if (other.theirYaku - best.theirYaku >= CLEAR) {
+    facts.push({ kind: "safer", chance: pyRound(best.theirYaku, 3), other: pyRound(other.theirYaku, 3) });
+  }
+  if (best.ownYaku - other.ownYaku >= CLEAR) {
+    facts.push({ kind: "stronger", chance: pyRound(best.ownYaku, 3), other: pyRound(other.ownYaku, 3) });
+  }
+  return facts;
+}
+
+/**
+ * The move the expert prefers at ``obs`` (the seat's turn), and why: {best, chance,
+ * reasons, runnerUp (null: the only legal move), loss, runnerUpReasons}. ``meter``, a
+ * risk() of this decision already counted, spares counting it again (the same answer).
+ */
+export function hint(obs, seed, rollouts = HINT_ROLLOUTS, meter = null) {
+  const legal = obs.legalActions;
+  if (!legal.length) throw new RangeError("a hint is for the seat to move; this seat is waiting");
+  if (legal.length === 1) {
+    return { best: legal[0], chance: NaN, reasons: cardFacts(obs, legal[0]), runnerUp: null, loss: 0.0, runnerUpReasons: [] };
+  }
+  const found = obs.phase === Phase.DECISION ? (meter ?? risk(obs, seed)).outlooks : outlooks(obs, rollouts, seed);
+  // Highest chance first; equal chances keep the legal order (a stable sort).
+  const [best, second] = [...legal].sort((a, b) => found.get(b).chance - found.get(a).chance);
+  const reasons = [...cardFacts(obs, best), ...discardFacts(obs, best, second), ...chanceFacts(found.get(best), found.get(second))];
+  return {
+    best,
+    chance: found.get(best).chance,
+    reasons,
+    runnerUp: second,
+    loss: found.get(best).chance - found.get(second).chance,
+    runnerUpReasons: cardFacts(obs, second),
+  };
+}
+
+export function hintToJson(found) {
+  return {
+    best: actionToJson(found.best),
+    // No chance with a single legal move: nothing was weighed.
+    chance: Number.isNaN(found.chance) ? null : pyRound(found.chance, 4),
+    reasons: found.reasons,
+    runner_up: found.runnerUp === null ? null : actionToJson(found.runnerUp),
+    loss: pyRound(found.loss, 4),
+    runner_up_reasons: found.runnerUpReasons,
+  };
+}
+
+// -- the koi-koi risk meter ------------------------------------------------------------
+
+function factorial(n) {
+  let product = 1;
+  for (let k = 2; k <= n; k++) product *= k;
+  return product;
+}
+
+function binomial(n, k) {
+  let product = 1;
+  for (let i = 1; i <= k; i++) product = (product * (n - k + i)) / i;
+  return product;
+}
+
+/**
+ * How many ways the unseen cards can lie: the opponent's hand, then the stock's order.
+ * A double: exact as far as it matters, the comparison with EXACT_WORLDS.
+ */
+export function arrangements(obs) {
+  return binomial(count(unseenOf(obs)), obs.opponentHandSize) * factorial(obs.stockSize);
+}
+
+/** The k-subsets of ``items``, in itertools.combinations' order. */
+function* combinations(items, k) {
+  const picked = Array.from({ length: k }, (_, i) => i);
+  for (;;) {
+    yield picked.map((i) => items[i]);
+    let i = k - 1;
+    while (i >= 0 && picked[i] === items.length - k + i) i--;
+    if (i < 0) return;
+    picked[i] += 1;
+    for (let j = i + 1; j < k; j++) picked[j] = picked[j - 1] + 1;
+  }
+}
+
+/** The orders of ``items``, in itertools.permutations' (lexicographic) order. */
+function* permutations(items) {
+  if (items.length <= 1) {
+    yield [...items];
+    return;
+  }
+  for (let i = 0; i < items.length; i++) {
+    const rest = [...items.slice(0, i), ...items.slice(i + 1)];
+    for (const tail of permutations(rest)) yield [items[i], ...tail];
+  }
+}
+
+/**
+ * Every arrangement of the unseen cards when there are at most EXACT_WORLDS, else
+ * ``samples`` drawn at random: [the opponent's hand as [lo, hi], the stock top first].
+ */
+export function* worlds(obs, seed, samples) {
+  const unseen = ids(...unseenOf(obs));
+  const handSize = obs.opponentHandSize;
+  if (arrangements(obs) <= EXACT_WORLDS) {
+    for (const hand of combinations(unseen, handSize)) {
+      const rest = unseen.filter((card) => !hand.includes(card));
+      for (const stock of permutations(rest)) yield [setOf(hand), stock];
+    }
+    return;
+  }
+  const rng = new PyRandom(seed);
+  for (let i = 0; i < samples; i++) {
+    shuffle(rng, unseen);
+    yield [setOf(unseen.slice(0, handSize)), unseen.slice(handSize)];
+  }
+}
+
+/** Whether ``seat``, to play, can end its turn with a yaku (trying every choice). */
+export function scoresThisTurn(game, seat) {
+  if (game.phase === Phase.OVER) return game.result.winner === seat && game.result.reason !== EXHAUSTED;
+  if (game.turn !== seat) return false;
+  if (game.phase === Phase.DECISION) return true;
+  for (const action of game.legalActions()) {
+    const tried = game.copy();
+    tried.apply(action);
+    if (scoresThisTurn(tried, seat)) return true;
+  }
+  return false;
+}
+
+/** A prime: an arrangement's noise seed is a polynomial of its cards modulo it. */
+export const NOISE_MODULUS = 2n ** 61n - 1n;
+
+/** The rollout noise of one arrangement, fixed by the arrangement itself (coach.py's
+ * world_noise): the hand's 48-bit number, then each stock card, in BigInt. */
+export function worldNoise(hand, stock) {
+  let seed = BigInt(toNumber(hand[0], hand[1])) % NOISE_MODULUS;
+  for (const card of stock) seed = (seed * 49n + BigInt(card + 1)) % NOISE_MODULUS;
+  return new PyRandom(seed);
+}
+
+/**
+ * The koi-koi risk meter at a decision of ``obs.seat``: in each arrangement of the
+ * unseen cards the call is made and the round played out with the expert's rollout
+ * policy; the turn right after the call is searched in full, so ``nextTurn`` is the
+ * chance that the opponent *can* score at once. Small positions count every arrangement.
+ */
+export function risk(obs, seed = 0, samples = RISK_WORLDS) {
+  if (obs.phase !== Phase.DECISION || !obs.legalActions.length) {
+    throw new RangeError("the risk meter is for a stop-or-koi-koi decision of this seat");
+  }
+  const seat = obs.seat;
+  const opponent = 1 - seat;
+  const values = takeValues(obs.captured, obs.rules);
+  const stop = new Outlook();
+  const call = new Outlook();
+  let threats = 0;
+  let conceded = 0;
+  let counted = 0;
+  for (const [hand, stock] of worlds(obs, seed, samples)) {
+    const world = Round.fromObservation(obs, hand, stock);
+    const stopped = world.copy();
+    stopped.apply(STOP);
+    stop.add(seat, stopped.result, obs);
+    const called = world.copy();
+    called.apply(KOIKOI);
+    const threat = scoresThisTurn(called.copy(), opponent);
+    const result = playOut(called, worldNoise(hand, stock), values);
+    call.add(seat, result, obs);
+    threats += threat;
+    // An opponent who can score at once is counted as doing so, whatever the rollout.
+    conceded += threat || (result.winner === opponent && result.reason !== EXHAUSTED);
+    counted += 1;
+  }
+  return {
+    nextTurn: threats / counted,
+    beforeEnd: conceded / counted,
+    ownLater: call.ownYaku,
+    stopPoints: pyRound(stop.points),
+    callPoints: call.points,
+    stopChance: stop.chance,
+    callChance: call.chance,
+    worlds: counted,
+    exact: arrangements(obs) <= EXACT_WORLDS,
+    outlooks: new Map([
+      [STOP, stop],
+      [KOIKOI, call],
+    ]),
+  };
+}
+
+export function riskToJson(meter) {
+  return {
+    next_turn: pyRound(meter.nextTurn, 4),
+    before_end: pyRound(meter.beforeEnd, 4),
+    own_later: pyRound(meter.ownLater, 4),
+    stop_points: meter.stopPoints,
+    call_points: pyRound(meter.callPoints, 2),
+    stop_chance: pyRound(meter.stopChance, 4),
+    call_chance: pyRound(meter.callChance, 4),
+    worlds: meter.worlds,
+    exact: meter.exact,
+  };
+}
+
+// -- reviews ---------------------------------------------------------------------------
+
+export function mark(loss) {
+  return loss >= MISTAKE ? "mistake" : loss >= INACCURACY ? "inaccuracy" : "good";
+}
+
+/**
+ * Every decision ``seat`` took in a recorded match (record.js's Record), judged from
+ * what it saw then, each from a seed that depends only on its place in the record:
+ * {seat, decisions: [{index, round, action, best, chance, bestChance, mark}], swings}.
+ * Swings are the places in ``decisions`` where the chance moved most since the last.
+ */
+export function review(record, seat = 0, rollouts = REVIEW_ROLLOUTS) {
+  const match = startMatch(record);
+  const decisions = [];
+  record.actions.forEach((data, index) => {
+    const action = actionFromJson(data);
+    if (match.turn === seat && match.legalActions().length > 1) {
+      const obs = match.observation(seat);
+      const found = obs.phase === Phase.DECISION ? risk(obs, REVIEW_SEED + index, rollouts).outlooks : outlooks(obs, rollouts, REVIEW_SEED + index);
+      const best = first(obs.legalActions, (a) => found.get(a).chance);
+      const chance = found.get(action).chance;
+      const bestChance = found.get(best).chance;
+      decisions.push({ index, round: match.roundNumber, action, best, chance, bestChance, mark: mark(bestChance - chance) });
+    }
+    match.apply(action);
+  });
+  const moves = decisions.slice(1).map((after, i) => Math.abs(after.chance - decisions[i].chance));
+  // The biggest moves first; equal ones keep their order (a stable sort).
+  const biggest = moves.map((_, i) => i).sort((a, b) => moves[b] - moves[a]).slice(0, SWINGS);
+  return { seat, decisions, swings: biggest.map((i) => i + 1).sort((a, b) => a - b) };
+}
+
+function reviewToJson(found) {
+  const marks = found.decisions.map((decision) => decision.mark);
+  return {
+    coach: COACH_VERSION,
+    seat: found.seat,
+    decisions: found.decisions.map((d) => ({
+      index: d.index,
+      round: d.round,
+      action: actionToJson(d.action),
+      best: actionToJson(d.best),
+      chance: pyRound(d.chance, 4),
+      best_chance: pyRound(d.bestChance, 4),
+      loss: pyRound(Math.max(0.0, d.bestChance - d.chance), 4),
+      mark: d.mark,
+    })),
+    swings: found.swings,
+    counts: Object.fromEntries(["good", "inaccuracy", "mistake"].map((kind) => [kind, marks.filter((m) => m === kind).length])),
+  };
+}
+
+// -- what the server sends -------------------------------------------------------------
+
+/** A hint for the seat to move, with the risk meter at a decision (coach.advice's JSON). */
+export function advice(obs, seed, rollouts = HINT_ROLLOUTS) {
+  const meter = obs.phase === Phase.DECISION ? risk(obs, seed) : null;
+  return { hint: hintToJson(hint(obs, seed, rollouts, meter)), risk: meter === null ? null : riskToJson(meter) };
+}
+
+/** A review of ``seat``'s decisions in a recorded match, as the server sends it. */
+export function reviewJson(record, seat, rollouts = REVIEW_ROLLOUTS) {
+  return reviewToJson(review(record, seat, rollouts));
+}
