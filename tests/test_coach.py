@@ -346,7 +346,9 @@ def test_a_review_judges_every_decision_with_a_choice() -> None:
     reviewed = review(record, rollouts=60)
     assert [decision.index for decision in reviewed.decisions] == choices_of(record)
     for decision in reviewed.decisions:
-        assert decision.best_chance >= decision.chance - 1e-12
+        # A move the expert dropped early was sampled less: its estimate may even
+        # come out above the best's, which is then no loss.
+        assert decision.loss == max(0.0, decision.best_chance - decision.chance)
         assert decision.mark == coach.mark(decision.loss)
         if decision.action == decision.best:
             assert decision.loss == 0

@@ -29,10 +29,11 @@ from koikoi.cards import (
 from koikoi.match import Match
 from koikoi.players import PLAYERS, Player, UnknownPlayerError, make_player
 from koikoi.players.baseline import move_gain
-from koikoi.players.expert import ExpertPlayer, match_value
+from koikoi.players.expert import ExpertPlayer, Worlds, discard_evidence, match_value, sample
 from koikoi.round import (
     CAPTURE_BASE,
     KOIKOI,
+    PLAYED,
     STOP,
     Action,
     MatchView,
@@ -563,11 +564,55 @@ def test_expert_wall_clock_cap_returns_a_legal_move() -> None:
         )
 
 
-def test_expert_evaluates_every_legal_action_in_range() -> None:
+def test_expert_evaluates_every_legal_action() -> None:
     _, obs = small_pot(MatchView(1, 12, (0, 0), 50))
-    values = ExpertPlayer(0, rollouts=60).evaluate(obs)
-    assert set(values) == set(obs.legal_actions)
-    assert all(-0.5 < value < 1.5 for value in values.values())
+    found = ExpertPlayer(0, rollouts=60).evaluate(obs)
+    assert set(found) == set(obs.legal_actions)
+    assert all(found.values())
+    assert all(result.winner in (0, 1, None) for results in found.values() for result in results)
+
+
+def test_sequential_halving_spends_the_budget_on_the_contenders() -> None:
+    """Eight plays: three phases, each dropping the worse half; the choice is among the
+    last two, which were sampled most, and the budget is not exceeded."""
+    for _, obs in POSITIONS:
+        if obs.phase is Phase.PLAY and len(obs.legal_actions) == 8:
+            break
+    else:
+        raise AssertionError("no position with eight plays")
+    found = sample(obs, random.Random(3), 480)
+    counts = sorted((len(results) for results in found.values()), reverse=True)
+    assert counts == [20 + 40 + 80] * 2 + [20 + 40] * 2 + [20] * 4
+    assert sum(counts) <= 480
+    best = ExpertPlayer(3, rollouts=480).choose(obs)
+    assert len(found[best]) == counts[0]
+
+
+def test_an_opponent_discard_makes_the_months_then_on_the_field_unlikely_in_its_hand() -> None:
+    """The opponent threw a plain on a field that held a cherry: a guess that gives it a
+    cherry card supposes it passed up a capture, so such guesses are rare."""
+    match = Match(CLASSIC, 5)
+    while True:
+        obs = match.observation(match.turn)
+        discards = [
+            event
+            for event in obs.history
+            if event.seat != match.turn and event.source == PLAYED and not event.captured
+        ]
+        if discards and match.turn == 0 and obs.phase is Phase.PLAY:
+            break
+        match.apply(make_player("normal", 5).choose(obs))
+    evidence = discard_evidence(obs)
+    assert evidence
+    assert all(cards and not cards & ~obs.unseen for cards in evidence)
+    worlds = Worlds(obs, random.Random(1))
+    guesses = [worlds.guess()[0] for _ in range(400)]
+    uniform = Worlds(obs, random.Random(1))
+    uniform.evidence = ()
+    plain = [uniform.guess()[0] for _ in range(400)]
+    suspicious = sum(any(hand & cards for cards in evidence) for hand in guesses)
+    before = sum(any(hand & cards for cards in evidence) for hand in plain)
+    assert suspicious < before / 2, (suspicious, before)
 
 
 # -- expert: choosing by match value -----------------------------------------------------------

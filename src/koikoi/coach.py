@@ -41,7 +41,15 @@ from koikoi.cards import (
     ids,
     slugs,
 )
-from koikoi.players.expert import DEFAULT_ROLLOUTS, match_chance, play_out, take_values
+from koikoi.players.expert import (
+    DEFAULT_ROLLOUTS,
+    Worlds,
+    match_chance,
+    play_out,
+    ranked,
+    sample,
+    take_values,
+)
 from koikoi.record import Record, start_match
 from koikoi.round import (
     CAPTURE_BASE,
@@ -99,64 +107,52 @@ CLEAR = 0.03
 class Outlook:
     """What one action leads to, summed over sampled worlds (read the means)."""
 
-    worlds: int = 0
+    weight: float = 0.0  # the worlds, each counted by its likelihood
     chance_sum: float = 0.0  # match win chance (a single deal: of coming out ahead)
     points_sum: float = 0.0  # this seat's round points less the opponent's
-    scores: int = 0  # worlds in which this seat takes the round with a yaku
-    concedes: int = 0  # ...in which the opponent does
+    scores: float = 0.0  # worlds in which this seat takes the round with a yaku
+    concedes: float = 0.0  # ...in which the opponent does
 
-    def add(self, seat: int, result: RoundResult, obs: Observation) -> None:
-        self.worlds += 1
+    def add(self, seat: int, result: RoundResult, obs: Observation, weight: float = 1.0) -> None:
+        self.weight += weight
         zero_sum = obs.rules.starting_points > 0
-        self.chance_sum += match_chance(seat, result.points, obs.match, zero_sum)
-        self.points_sum += result.points[seat] - result.points[1 - seat]
+        self.chance_sum += weight * match_chance(seat, result.points, obs.match, zero_sum)
+        self.points_sum += weight * (result.points[seat] - result.points[1 - seat])
         if result.winner is not None and result.reason != EXHAUSTED:
             if result.winner == seat:
-                self.scores += 1
+                self.scores += weight
             else:
-                self.concedes += 1
+                self.concedes += weight
 
     @property
     def chance(self) -> float:
-        return self.chance_sum / self.worlds
+        return self.chance_sum / self.weight
 
     @property
     def points(self) -> float:
-        return self.points_sum / self.worlds
+        return self.points_sum / self.weight
 
     @property
     def own_yaku(self) -> float:
-        return self.scores / self.worlds
+        return self.scores / self.weight
 
     @property
     def their_yaku(self) -> float:
-        return self.concedes / self.worlds
+        return self.concedes / self.weight
 
 
-def outlooks(obs: Observation, rollouts: int, seed: int) -> dict[Action, Outlook]:
-    """Each legal action's outlook over the expert's sampled worlds.
-
-    As the expert samples them: the unseen cards dealt out at random, each action
-    tried in the same worlds with the same rollout noise, so that the comparison
-    between actions is fairer than the rollouts themselves.
-    """
-    rng = random.Random(seed)
-    legal = obs.legal_actions
-    seat = obs.seat
-    found = {action: Outlook() for action in legal}
-    values = take_values(obs.captured, obs.rules)
-    unseen = ids(obs.unseen)
-    hand_size = obs.opponent_hand_size
-    for _ in range(max(1, rollouts // len(legal))):
-        rng.shuffle(unseen)
-        hand = sum(1 << card for card in unseen[:hand_size])
-        world = Round.from_observation(obs, hand, unseen[hand_size:])
-        world_seed = rng.getrandbits(32)
-        for action in legal:
-            game = world.copy()
-            game.apply(action)
-            found[action].add(seat, play_out(game, random.Random(world_seed).random, values), obs)
-    return found
+def outlooks(
+    obs: Observation, rollouts: int, seed: int
+) -> tuple[list[Action], dict[Action, Outlook]]:
+    """The expert's own evaluation of ``obs`` from ``seed``: the actions it sampled,
+    best first as it ranks them (its choice first), and each one's outlook."""
+    found = sample(obs, random.Random(seed), rollouts)
+    summed = {}
+    for action, results in found.items():
+        outlook = summed[action] = Outlook()
+        for result in results:
+            outlook.add(obs.seat, result, obs)
+    return ranked(obs, found), summed
 
 
 # -- hints -------------------------------------------------------------------------------
@@ -296,6 +292,18 @@ def chance_facts(best: Outlook, other: Outlook) -> list[Fact]:
     return facts
 
 
+def judged(
+    obs: Observation, seed: int, rollouts: int, meter: Risk | None = None
+) -> tuple[list[Action], dict[Action, Outlook]]:
+    """The legal actions best first, and each one's outlook: at a decision by the risk
+    meter's match chances (``meter``, if already counted), else as the expert ranks them."""
+    if obs.phase is Phase.DECISION:
+        found = (meter or risk(obs, seed)).outlooks
+        order = sorted(obs.legal_actions, key=lambda action: found[action].chance, reverse=True)
+        return order, found
+    return outlooks(obs, rollouts, seed)
+
+
 def hint(
     obs: Observation, seed: int, rollouts: int = HINT_ROLLOUTS, meter: Risk | None = None
 ) -> Hint:
@@ -306,12 +314,8 @@ def hint(
         raise ValueError("a hint is for the seat to move; this seat is waiting")
     if len(legal) == 1:
         return Hint(legal[0], math.nan, tuple(card_facts(obs, legal[0])), None, 0.0, ())
-    if obs.phase is Phase.DECISION:
-        found = (meter or risk(obs, seed)).outlooks
-    else:
-        found = outlooks(obs, rollouts, seed)
-    ranked = sorted(legal, key=lambda action: found[action].chance, reverse=True)
-    best, second = ranked[0], ranked[1]
+    order, found = judged(obs, seed, rollouts, meter)
+    best, second = order[0], order[1]
     reasons = card_facts(obs, best) + discard_facts(obs, best, second)
     reasons += chance_facts(found[best], found[second])
     return Hint(
@@ -362,21 +366,23 @@ def arrangements(obs: Observation) -> int:
     return math.comb(unseen, obs.opponent_hand_size) * math.factorial(obs.stock_size)
 
 
-def worlds(obs: Observation, seed: int, count: int) -> Iterator[tuple[CardSet, list[int]]]:
-    """Every arrangement of the unseen cards when there are at most ``EXACT_WORLDS``,
-    else ``count`` drawn at random: (the opponent's hand, the stock top first)."""
-    unseen = ids(obs.unseen)
-    hand_size = obs.opponent_hand_size
-    if arrangements(obs) <= EXACT_WORLDS:
-        for hand in combinations(unseen, hand_size):
-            rest = [card for card in unseen if card not in hand]
-            for stock in permutations(rest):
-                yield sum(1 << card for card in hand), list(stock)
+def worlds(obs: Observation, seed: int, count: int) -> Iterator[tuple[CardSet, list[int], float]]:
+    """Every arrangement of the unseen cards with its likelihood when there are at most
+    ``EXACT_WORLDS``, else ``count`` of them drawn as the expert draws them (as likely as
+    the opponent's discards make them, so each counts once): (the opponent's hand, the
+    stock top first, its weight)."""
+    guesses = Worlds(obs, random.Random(seed))
+    if arrangements(obs) > EXACT_WORLDS:
+        for _ in range(count):
+            hand, stock = guesses.guess()
+            yield hand, list(stock), 1.0
         return
-    rng = random.Random(seed)
-    for _ in range(count):
-        rng.shuffle(unseen)
-        yield sum(1 << card for card in unseen[:hand_size]), unseen[hand_size:]
+    unseen = ids(obs.unseen)
+    for cards in combinations(unseen, obs.opponent_hand_size):
+        hand = sum(1 << card for card in cards)
+        likelihood = guesses.likelihood(hand)
+        for order in permutations([card for card in unseen if card not in cards]):
+            yield hand, list(order), likelihood
 
 
 def scores_this_turn(game: Round, seat: int) -> bool:
@@ -424,25 +430,28 @@ def risk(obs: Observation, seed: int = 0, samples: int = RISK_WORLDS) -> Risk:
     seat, opponent = obs.seat, 1 - obs.seat
     values = take_values(obs.captured, obs.rules)
     stop, call = Outlook(), Outlook()
-    threats = conceded = counted = 0
-    for hand, stock in worlds(obs, seed, samples):
+    threats = conceded = 0.0
+    counted = 0
+    for hand, stock, weight in worlds(obs, seed, samples):
         world = Round.from_observation(obs, hand, stock)
         stopped = world.copy()
         stopped.apply(STOP)
         assert stopped.result is not None
-        stop.add(seat, stopped.result, obs)
+        stop.add(seat, stopped.result, obs, weight)
         called = world.copy()
         called.apply(KOIKOI)
         threat = scores_this_turn(called.copy(), opponent)
         result = play_out(called, world_noise(hand, stock), values)
-        call.add(seat, result, obs)
-        threats += threat
+        call.add(seat, result, obs, weight)
+        if threat:
+            threats += weight
         # An opponent who can score at once is counted as doing so, whatever the rollout.
-        conceded += threat or (result.winner == opponent and result.reason != EXHAUSTED)
+        if threat or (result.winner == opponent and result.reason != EXHAUSTED):
+            conceded += weight
         counted += 1
     return Risk(
-        next_turn=threats / counted,
-        before_end=conceded / counted,
+        next_turn=threats / call.weight,
+        before_end=conceded / call.weight,
         own_later=call.own_yaku,
         stop_points=round(stop.points),
         call_points=call.points,
@@ -520,11 +529,8 @@ def review(record: Record, seat: int = 0, rollouts: int = REVIEW_ROLLOUTS) -> Re
         action = action_from_json(data)
         if match.turn == seat and len(match.legal_actions()) > 1:
             obs = match.observation(seat)
-            if obs.phase is Phase.DECISION:
-                found = risk(obs, REVIEW_SEED + index, rollouts).outlooks
-            else:
-                found = outlooks(obs, rollouts, REVIEW_SEED + index)
-            best = max(obs.legal_actions, key=lambda a: found[a].chance)
+            order, found = judged(obs, REVIEW_SEED + index, rollouts)
+            best = order[0]
             made, top = found[action].chance, found[best].chance
             decisions.append(
                 Decision(index, match.round_number, action, best, made, top, mark(top - made))

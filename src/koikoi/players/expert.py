@@ -215,16 +215,26 @@ class Worlds:
         self.unseen = ids(obs.unseen)
         self.evidence = discard_evidence(obs)
 
-    def draw(self) -> Round:
-        obs, rng, unseen = self.obs, self.rng, self.unseen
-        hand_size = obs.opponent_hand_size
+    def likelihood(self, hand: CardSet) -> float:
+        """How likely the opponent's discards were, were ``hand`` its hand (at most 1)."""
+        passed = sum(1 for cards in self.evidence if hand & cards)
+        return DISCARD_LIKELIHOOD**passed if passed else 1.0
+
+    def guess(self) -> tuple[CardSet, list[int]]:
+        """One guess: the opponent's hand, and the stock top first."""
+        rng, unseen = self.rng, self.unseen
+        hand_size = self.obs.opponent_hand_size
         for _ in range(MAX_DRAWS):
             rng.shuffle(unseen)
             hand = sum(1 << card for card in unseen[:hand_size])
-            passed = sum(1 for cards in self.evidence if hand & cards)
-            if not passed or rng.random() < DISCARD_LIKELIHOOD**passed:
+            likelihood = self.likelihood(hand)
+            if likelihood == 1.0 or rng.random() < likelihood:
                 break
-        return Round.from_observation(obs, hand, unseen[hand_size:])
+        return hand, unseen[hand_size:]
+
+    def draw(self) -> Round:
+        """One guess, as the round it makes."""
+        return Round.from_observation(self.obs, *self.guess())
 
 
 Sampled = dict[Action, list[RoundResult]]
