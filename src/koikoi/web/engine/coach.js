@@ -30,9 +30,8 @@ import {
   slugs,
   toNumber,
 } from "./cards.js";
-import { DEFAULT_ROLLOUTS, matchChance, playOut, takeValues } from "./players-expert.js";
+import { DEFAULT_ROLLOUTS, Worlds, matchChance, playOut, ranked, sample, takeValues } from "./players-expert.js";
 import { unseenOf } from "./players-observation.js";
-import { copyState, reseed, shuffle } from "./players-random.js";
 import { PyRandom } from "./random.js";
 import { startMatch } from "./record.js";
 import { CAPTURE_BASE, EXHAUSTED, KOIKOI, Phase, Round, STOP, actionFromJson, actionToJson } from "./round.js";
@@ -90,65 +89,54 @@ export function pyRound(x, digits = 0) {
 /** What one action leads to, summed over sampled worlds (read the means). */
 export class Outlook {
   constructor() {
-    this.worlds = 0;
+    this.weight = 0.0; // the worlds, each counted by its likelihood
     this.chanceSum = 0.0; // match win chance (a single deal: of coming out ahead)
     this.pointsSum = 0.0; // this seat's round points less the opponent's
-    this.scores = 0; // worlds in which this seat takes the round with a yaku
-    this.concedes = 0; // ...in which the opponent does
+    this.scores = 0.0; // worlds in which this seat takes the round with a yaku
+    this.concedes = 0.0; // ...in which the opponent does
   }
 
-  add(seat, result, obs) {
-    this.worlds += 1;
-    this.chanceSum += matchChance(seat, result.points, obs.match, obs.rules.starting_points > 0);
-    this.pointsSum += result.points[seat] - result.points[1 - seat];
+  add(seat, result, obs, weight = 1.0) {
+    this.weight += weight;
+    this.chanceSum += weight * matchChance(seat, result.points, obs.match, obs.rules.starting_points > 0);
+    this.pointsSum += weight * (result.points[seat] - result.points[1 - seat]);
     if (result.winner !== null && result.reason !== EXHAUSTED) {
-      if (result.winner === seat) this.scores += 1;
-      else this.concedes += 1;
+      if (result.winner === seat) this.scores += weight;
+      else this.concedes += weight;
     }
   }
 
   get chance() {
-    return this.chanceSum / this.worlds;
+    return this.chanceSum / this.weight;
   }
 
   get points() {
-    return this.pointsSum / this.worlds;
+    return this.pointsSum / this.weight;
   }
 
   get ownYaku() {
-    return this.scores / this.worlds;
+    return this.scores / this.weight;
   }
 
   get theirYaku() {
-    return this.concedes / this.worlds;
+    return this.concedes / this.weight;
   }
 }
 
 /**
- * Each legal action's outlook over the expert's sampled worlds (a Map): the unseen
- * cards dealt out at random, each action tried in the same worlds with the same noise.
+ * The expert's own evaluation of ``obs`` from ``seed`` (players-expert.js's sample and
+ * ranked): [the actions it sampled, best first as it ranks them (its choice first),
+ * a Map of each one's outlook].
  */
 export function outlooks(obs, rollouts, seed) {
-  const rng = new PyRandom(seed);
-  const legal = obs.legalActions;
-  const seat = obs.seat;
-  const found = new Map(legal.map((action) => [action, new Outlook()]));
-  const values = takeValues(obs.captured, obs.rules);
-  const unseen = ids(...unseenOf(obs));
-  const handSize = obs.opponentHandSize;
-  const seeded = new PyRandom(0); // reseeded for every world
-  const noise = new PyRandom(0); // a copy of it for every rollout
-  for (let w = Math.max(1, Math.floor(rollouts / legal.length)); w > 0; w--) {
-    shuffle(rng, unseen);
-    const world = Round.fromObservation(obs, setOf(unseen.slice(0, handSize)), unseen.slice(handSize));
-    reseed(seeded, rng.getrandbits(32));
-    for (const action of legal) {
-      const game = world.copy();
-      game.apply(action);
-      found.get(action).add(seat, playOut(game, copyState(seeded, noise), values), obs);
-    }
+  const found = sample(obs, new PyRandom(seed), rollouts);
+  const summed = new Map();
+  for (const [action, results] of found) {
+    const outlook = new Outlook();
+    summed.set(action, outlook);
+    for (const result of results) outlook.add(obs.seat, result, obs);
   }
-  return found;
+  return [ranked(obs, found), summed];
 }
 
 // -- hints -----------------------------------------------------------------------------
@@ -267,6 +255,21 @@ export function chanceFacts(best, other) {
 }
 
 /**
+ * The legal actions best first, and each one's outlook: [order, a Map of outlooks]. At a
+ * decision by the risk meter's match chances (``meter``, if already counted), else as
+ * the expert ranks them.
+ */
+export function judged(obs, seed, rollouts, meter = null) {
+  if (obs.phase === Phase.DECISION) {
+    const found = (meter ?? risk(obs, seed)).outlooks;
+    // Highest chance first; equal chances keep the legal order (a stable sort).
+    const order = [...obs.legalActions].sort((a, b) => found.get(b).chance - found.get(a).chance);
+    return [order, found];
+  }
+  return outlooks(obs, rollouts, seed);
+}
+
+/**
  * The move the expert prefers at ``obs`` (the seat's turn), and why: {best, chance,
  * reasons, runnerUp (null: the only legal move), loss, runnerUpReasons}. ``meter``, a
  * risk() of this decision already counted, spares counting it again (the same answer).
@@ -277,9 +280,8 @@ export function hint(obs, seed, rollouts = HINT_ROLLOUTS, meter = null) {
   if (legal.length === 1) {
     return { best: legal[0], chance: NaN, reasons: cardFacts(obs, legal[0]), runnerUp: null, loss: 0.0, runnerUpReasons: [] };
   }
-  const found = obs.phase === Phase.DECISION ? (meter ?? risk(obs, seed)).outlooks : outlooks(obs, rollouts, seed);
-  // Highest chance first; equal chances keep the legal order (a stable sort).
-  const [best, second] = [...legal].sort((a, b) => found.get(b).chance - found.get(a).chance);
+  const [order, found] = judged(obs, seed, rollouts, meter);
+  const [best, second] = order;
   const reasons = [...cardFacts(obs, best), ...discardFacts(obs, best, second), ...chanceFacts(found.get(best), found.get(second))];
   return {
     best,
@@ -351,23 +353,26 @@ function* permutations(items) {
 }
 
 /**
- * Every arrangement of the unseen cards when there are at most EXACT_WORLDS, else
- * ``samples`` drawn at random: [the opponent's hand as [lo, hi], the stock top first].
+ * Every arrangement of the unseen cards with its likelihood when there are at most
+ * EXACT_WORLDS, else ``samples`` of them drawn as the expert draws them (as likely as
+ * the opponent's discards make them, so each counts once): [the opponent's hand as
+ * [lo, hi], the stock top first, its weight].
  */
 export function* worlds(obs, seed, samples) {
-  const unseen = ids(...unseenOf(obs));
-  const handSize = obs.opponentHandSize;
-  if (arrangements(obs) <= EXACT_WORLDS) {
-    for (const hand of combinations(unseen, handSize)) {
-      const rest = unseen.filter((card) => !hand.includes(card));
-      for (const stock of permutations(rest)) yield [setOf(hand), stock];
+  const guesses = new Worlds(obs, new PyRandom(seed));
+  if (arrangements(obs) > EXACT_WORLDS) {
+    for (let i = 0; i < samples; i++) {
+      const [hand, stock] = guesses.guess();
+      yield [hand, stock, 1.0];
     }
     return;
   }
-  const rng = new PyRandom(seed);
-  for (let i = 0; i < samples; i++) {
-    shuffle(rng, unseen);
-    yield [setOf(unseen.slice(0, handSize)), unseen.slice(handSize)];
+  const unseen = ids(...unseenOf(obs));
+  for (const cards of combinations(unseen, obs.opponentHandSize)) {
+    const hand = setOf(cards);
+    const likelihood = guesses.likelihood(hand);
+    const rest = unseen.filter((card) => !cards.includes(card));
+    for (const order of permutations(rest)) yield [hand, order, likelihood];
   }
 }
 
@@ -410,27 +415,27 @@ export function risk(obs, seed = 0, samples = RISK_WORLDS) {
   const values = takeValues(obs.captured, obs.rules);
   const stop = new Outlook();
   const call = new Outlook();
-  let threats = 0;
-  let conceded = 0;
+  let threats = 0.0;
+  let conceded = 0.0;
   let counted = 0;
-  for (const [hand, stock] of worlds(obs, seed, samples)) {
+  for (const [hand, stock, weight] of worlds(obs, seed, samples)) {
     const world = Round.fromObservation(obs, hand, stock);
     const stopped = world.copy();
     stopped.apply(STOP);
-    stop.add(seat, stopped.result, obs);
+    stop.add(seat, stopped.result, obs, weight);
     const called = world.copy();
     called.apply(KOIKOI);
     const threat = scoresThisTurn(called.copy(), opponent);
     const result = playOut(called, worldNoise(hand, stock), values);
-    call.add(seat, result, obs);
-    threats += threat;
+    call.add(seat, result, obs, weight);
+    if (threat) threats += weight;
     // An opponent who can score at once is counted as doing so, whatever the rollout.
-    conceded += threat || (result.winner === opponent && result.reason !== EXHAUSTED);
+    if (threat || (result.winner === opponent && result.reason !== EXHAUSTED)) conceded += weight;
     counted += 1;
   }
   return {
-    nextTurn: threats / counted,
-    beforeEnd: conceded / counted,
+    nextTurn: threats / call.weight,
+    beforeEnd: conceded / call.weight,
     ownLater: call.ownYaku,
     stopPoints: pyRound(stop.points),
     callPoints: call.points,
@@ -478,8 +483,8 @@ export function review(record, seat = 0, rollouts = REVIEW_ROLLOUTS) {
     const action = actionFromJson(data);
     if (match.turn === seat && match.legalActions().length > 1) {
       const obs = match.observation(seat);
-      const found = obs.phase === Phase.DECISION ? risk(obs, REVIEW_SEED + index, rollouts).outlooks : outlooks(obs, rollouts, REVIEW_SEED + index);
-      const best = first(obs.legalActions, (a) => found.get(a).chance);
+      const [order, found] = judged(obs, REVIEW_SEED + index, rollouts);
+      const best = order[0];
       const chance = found.get(action).chance;
       const bestChance = found.get(best).chance;
       decisions.push({ index, round: match.roundNumber, action, best, chance, bestChance, mark: mark(bestChance - chance) });

@@ -1,12 +1,13 @@
 // The expert (expert.py): imperfect-information search by sampling and rollouts.
 //
 // For each decision the expert deals out many worlds: the cards it cannot see (the
-// opponent's hand and the stock) shuffled at random. In every world it tries each legal
-// action on a copy of the engine's own round (Round.fromObservation), plays the round
-// out with a fast rollout policy, and scores the outcome by what it is worth for the
-// match: the chance of winning it given the totals, the rounds left and the target
-// score. The same worlds, and the same rollout noise, serve every action (common random
-// numbers).
+// opponent's hand and the stock) shuffled at random, each guess kept as likely as the
+// opponent's discards make it (Worlds). In every world it tries each candidate action on
+// a copy of the engine's own round (Round.fromObservation), plays the round out with a
+// fast rollout policy, and scores the outcome by what it is worth for the match: the
+// chance of winning it given the totals, the rounds left and the target score. The same
+// worlds, and the same rollout noise, serve every action (common random numbers), and
+// the budget goes by sequential halving: each phase drops the worse half (sample).
 //
 // The budget is a number of rollouts, so a seed and a budget give the same move on any
 // machine, and the move expert.py makes: the same shuffles, seeds and noise from the
@@ -14,8 +15,8 @@
 // Python's C library computes it (players-math.js). ``budgetMs`` adds a wall-clock cap
 // for live play (and with it, moves depend on the machine's speed).
 
-import { CARD_VALUES, HALF_OF, MONTH_BITS_OF, ids, popcount, setOf } from "./cards.js";
-import { CAPTURE_BASE, KOIKOI, Phase, Round, STOP } from "./round.js";
+import { BIT_OF, CARD_VALUES, HALF_OF, MONTH_BITS_OF, MONTH_MASKS, MONTH_OF, ids, popcount, setOf } from "./cards.js";
+import { CAPTURE_BASE, KOIKOI, PLAYED, Phase, Round, STOP } from "./round.js";
 import { PyRandom } from "./random.js";
 import { normalCdf } from "./players-math.js";
 import { unseenOf } from "./players-observation.js";
@@ -88,7 +89,7 @@ export function rolloutAction(game, noise, values) {
           score = mine[card] + sum;
         }
       }
-      score += noise.random() * 4;
+      score += noise.random() * 1.5;
       if (score > bestScore) {
         best = card;
         bestScore = score;
@@ -164,6 +165,184 @@ export function candidates(obs) {
   return obs.legalActions;
 }
 
+/**
+ * How much less likely a world is for each of the opponent's discards in it that left a
+ * capture in the opponent's hand: players who could take a card nearly always do.
+ */
+export const DISCARD_LIKELIHOOD = 0.1;
+/** Worlds drawn at most for one sample before the last is taken, however unlikely. */
+export const MAX_DRAWS = 20;
+
+/**
+ * For each of the opponent's discards this round (a hand card that took nothing), the
+ * unseen cards that would have taken something from the field as it was then, as
+ * [lo, hi] (expert.py's discard_evidence), latest discard first.
+ */
+export function discardEvidence(obs) {
+  const opponent = 1 - obs.seat;
+  const [unseenLo, unseenHi] = unseenOf(obs);
+  let fieldLo = obs.field[0];
+  let fieldHi = obs.field[1];
+  const evidence = [];
+  // Back through the round from the field as it is: each event undone gives the field
+  // it was played onto.
+  const history = obs.history;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const { seat, source, card, captured } = history[i];
+    const took = (captured[0] | captured[1]) !== 0;
+    if (took) {
+      fieldLo |= captured[0];
+      fieldHi |= captured[1];
+    } else if (HALF_OF[card]) {
+      fieldHi &= ~BIT_OF[card];
+    } else {
+      fieldLo &= ~BIT_OF[card];
+    }
+    if (seat === opponent && source === PLAYED && !took) {
+      let monthsLo = 0;
+      let monthsHi = 0;
+      for (const onField of ids(fieldLo, fieldHi)) {
+        const mask = MONTH_MASKS[MONTH_OF[onField]];
+        monthsLo |= mask[0];
+        monthsHi |= mask[1];
+      }
+      if (monthsLo & unseenLo || monthsHi & unseenHi) evidence.push([monthsLo & unseenLo, monthsHi & unseenHi]);
+    }
+  }
+  return evidence;
+}
+
+/**
+ * Guesses of the cards a seat cannot see, drawn as likely as its observation makes
+ * them: uniformly, then kept with the likelihood of the opponent's discards in them
+ * (DISCARD_LIKELIHOOD for each that passed up a capture). expert.py's Worlds.
+ */
+export class Worlds {
+  constructor(obs, rng) {
+    this.obs = obs;
+    this.rng = rng;
+    this.unseen = ids(...unseenOf(obs));
+    this.evidence = discardEvidence(obs);
+  }
+
+  /** How likely the opponent's discards were, were ``hand`` ([lo, hi]) its hand. */
+  likelihood(hand) {
+    let passed = 0;
+    for (const cards of this.evidence) if (hand[0] & cards[0] || hand[1] & cards[1]) passed += 1;
+    // As Python's 0.1 ** n (C's pow): V8's ** gives the same double for n up to 12 (more
+    // discards than the usual hands have), and past that at most the last bit of a
+    // number under 1e-12 differs, where no random() draw falls between the two.
+    return passed ? DISCARD_LIKELIHOOD ** passed : 1.0;
+  }
+
+  /** One guess: [the opponent's hand as [lo, hi], the stock top first]. */
+  guess() {
+    const rng = this.rng;
+    const unseen = this.unseen;
+    const handSize = this.obs.opponentHandSize;
+    let hand;
+    for (let draws = 0; draws < MAX_DRAWS; draws++) {
+      shuffle(rng, unseen);
+      hand = setOf(unseen.slice(0, handSize));
+      const likelihood = this.likelihood(hand);
+      if (likelihood === 1.0 || rng.random() < likelihood) break;
+    }
+    return [hand, unseen.slice(handSize)];
+  }
+
+  /** One guess, as the round it makes. */
+  draw() {
+    const [hand, stock] = this.guess();
+    return Round.fromObservation(this.obs, hand, stock);
+  }
+}
+
+/** A match value's cache key: the round's points. */
+function pointsKey(points) {
+  const [p0, p1] = points;
+  return p0 >= 0 && p1 >= 0 && p0 < 67108864 && p1 < 67108864 ? p0 * 67108864 + p1 : `${p0},${p1}`;
+}
+
+/**
+ * The mean match value of ``results`` (expert.py's mean_value): summed from 0 in their
+ * order, then divided by their number. ``cache`` (a Map by points) spares recomputing
+ * the match value of points already seen (the same value).
+ */
+export function meanValue(seat, results, match, zeroSum, cache = new Map()) {
+  let total = 0;
+  for (const result of results) {
+    const key = pointsKey(result.points);
+    let value = cache.get(key);
+    if (value === undefined) {
+      value = matchValue(seat, result.points, match, zeroSum);
+      cache.set(key, value);
+    }
+    total += value;
+  }
+  return total / results.length;
+}
+
+/**
+ * The candidate actions' rounds in the sampled worlds, by sequential halving (expert.py's
+ * sample): a Map from each candidate action to its RoundResults. The budget is split
+ * into phases (one per halving); each phase plays every action still in the running in
+ * the same new worlds (common random numbers), then drops the worse half by mean match
+ * value. ``deadline``: a performance.now() time after which sampling stops.
+ */
+export function sample(obs, rng, rollouts, deadline = null) {
+  const legal = candidates(obs);
+  const seat = obs.seat;
+  const match = obs.match;
+  const zeroSum = obs.rules.starting_points > 0;
+  const worlds = new Worlds(obs, rng);
+  const values = takeValues(obs.captured, obs.rules);
+  const results = new Map(legal.map((action) => [action, []]));
+  const cache = new Map(); // match values by round points: a few dozen per decision
+  const seeded = new PyRandom(0); // reseeded for every world
+  const noise = new PyRandom(0); // a copy of it for every rollout
+  let alive = [...legal];
+  // max(1, ceil(log2(n))): for n >= 2, ceil(log2(n)) is the bit length of n - 1.
+  const phases = Math.max(1, 32 - Math.clz32(legal.length - 1));
+  for (let phase = 0; phase < phases; phase++) {
+    const count = Math.max(1, Math.floor(rollouts / (phases * alive.length)));
+    for (let w = 0; w < count; w++) {
+      const world = worlds.draw();
+      reseed(seeded, rng.getrandbits(32));
+      for (const action of alive) {
+        const game = world.copy();
+        game.apply(action);
+        // The same noise in every action's rollout: common random numbers.
+        results.get(action).push(playOut(game, copyState(seeded, noise), values));
+      }
+      if (deadline !== null && performance.now() > deadline) return results;
+    }
+    if (phase < phases - 1) {
+      const means = new Map(alive.map((action) => [action, meanValue(seat, results.get(action), match, zeroSum, cache)]));
+      // Best first; ties keep their order (a stable sort, as Python's reverse=True).
+      alive.sort((a, b) => means.get(b) - means.get(a));
+      alive = alive.slice(0, (alive.length + 1) >> 1);
+    }
+  }
+  return results;
+}
+
+/**
+ * The sampled actions best first (expert.py's ranked): those sampled most (the last
+ * phase's), by mean match value; equal keys keep their order in ``found`` (Python's
+ * sorted(..., reverse=True) is stable so).
+ */
+export function ranked(obs, found) {
+  const zeroSum = obs.rules.starting_points > 0;
+  const cache = new Map();
+  const keys = new Map();
+  for (const [action, results] of found) keys.set(action, [results.length, meanValue(obs.seat, results, obs.match, zeroSum, cache)]);
+  return [...found.keys()].sort((a, b) => {
+    const [lengthA, meanA] = keys.get(a);
+    const [lengthB, meanB] = keys.get(b);
+    return lengthB - lengthA || (meanB > meanA ? 1 : meanB < meanA ? -1 : 0);
+  });
+}
+
 export class ExpertPlayer {
   /** ``rollouts``: the think budget; ``budgetMs``: an optional wall-clock cap. */
   constructor(seed, { rollouts = DEFAULT_ROLLOUTS, budgetMs = null } = {}) {
@@ -175,58 +354,17 @@ export class ExpertPlayer {
     this.rng = generator(seed);
     this.rollouts = rollouts;
     this.budgetMs = budgetMs;
-    this.seeded = new PyRandom(0); // reseeded for every world
-    this.noise = new PyRandom(0); // a copy of it for every rollout
   }
 
   choose(obs) {
     const legal = candidates(obs);
     if (legal.length === 1) return legal[0];
-    const values = this.evaluate(obs);
-    let best = legal[0];
-    for (const action of legal) if (values.get(action) > values.get(best)) best = action;
-    return best;
+    return ranked(obs, this.evaluate(obs))[0];
   }
 
-  /** The mean match value of each candidate action over the sampled worlds (a Map). */
+  /** How each candidate action's round ended in the worlds this move samples (a Map). */
   evaluate(obs) {
-    const legal = candidates(obs);
-    const seat = obs.seat;
-    const zeroSum = obs.rules.starting_points > 0;
-    const worlds = Math.max(1, Math.floor(this.rollouts / legal.length));
     const deadline = this.budgetMs === null ? null : performance.now() + this.budgetMs;
-    const totals = legal.map(() => 0.0);
-    const [unseenLo, unseenHi] = unseenOf(obs);
-    const unseen = ids(unseenLo, unseenHi);
-    const handSize = obs.opponentHandSize;
-    const values = takeValues(obs.captured, obs.rules);
-    const rng = this.rng;
-    const seeded = this.seeded;
-    const noise = this.noise;
-    const scores = new Map(); // match values by round points: a few dozen per decision
-    let sampled = 0;
-    for (let w = 0; w < worlds; w++) {
-      shuffle(rng, unseen);
-      const world = Round.fromObservation(obs, setOf(unseen.slice(0, handSize)), unseen.slice(handSize));
-      const worldSeed = rng.getrandbits(32);
-      reseed(seeded, worldSeed);
-      for (let i = 0; i < legal.length; i++) {
-        const game = world.copy();
-        game.apply(legal[i]);
-        // The same noise in every action's rollout: common random numbers.
-        const result = playOut(game, copyState(seeded, noise), values);
-        const [p0, p1] = result.points;
-        const key = p0 >= 0 && p1 >= 0 && p0 < 67108864 && p1 < 67108864 ? p0 * 67108864 + p1 : `${p0},${p1}`;
-        let score = scores.get(key);
-        if (score === undefined) {
-          score = matchValue(seat, result.points, obs.match, zeroSum);
-          scores.set(key, score);
-        }
-        totals[i] += score;
-      }
-      sampled += 1;
-      if (deadline !== null && performance.now() > deadline) break;
-    }
-    return new Map(legal.map((action, i) => [action, totals[i] / sampled]));
+    return sample(obs, this.rng, this.rollouts, deadline);
   }
 }
