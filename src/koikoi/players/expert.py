@@ -94,7 +94,12 @@ def rollout_action(game: Round, noise: Callable[[], float], values: TakeValues) 
             elif matches.bit_count() == 2:
                 score = mine[card] + max(mine[c] for c in ids(matches))
             else:
-                score = mine[card] + sum(mine[c] for c in ids(matches))
+                # Added one by one, not by sum(): from Python 3.12 sum() rounds floats
+                # otherwise, and the browser's port adds them one by one.
+                taken = 0.0
+                for other in ids(matches):
+                    taken += mine[other]
+                score = mine[card] + taken
             score += noise() * 1.5
             if score > best_score:
                 best, best_score = card, score
@@ -280,7 +285,10 @@ def sample(
 def mean_value(
     seat: int, results: list[RoundResult], match: MatchView | None, zero_sum: bool
 ) -> float:
-    return sum(match_value(seat, r.points, match, zero_sum) for r in results) / len(results)
+    total = 0.0
+    for result in results:  # not sum(): see rollout_action
+        total += match_value(seat, result.points, match, zero_sum)
+    return total / len(results)
 
 
 def ranked(obs: Observation, found: Sampled) -> list[Action]:
