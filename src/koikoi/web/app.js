@@ -308,13 +308,12 @@ const PAGES = {
   },
 };
 
-/** A review and the replay its decisions link to. A practice match played on this
- * device has one once it is saved to the history (the server's id); before, none. */
+/** A review and the replay its decisions link to (a practice match's from this device,
+ * which also knows its record's actions). */
 async function loadReview(page) {
-  const id = isPractice(page.arg) ? practice.savedId(page.arg) : page.arg;
-  if (!id) throw new ApiError(404, "a practice match kept on this device only");
+  const id = page.arg;
   const [review, replay] = await Promise.all([api.review(id), api.replay(id)]);
-  return { id, review, replay };
+  return { id, review, replay, actions: isPractice(id) ? practice.actions(id) : null };
 }
 
 /** Show what the address asks for: a page, or the game (back to the table if it was left for a page). */
@@ -1288,11 +1287,11 @@ async function actAtTable(action) {
 
 // -- the coach (a practice match against the computer, played on the server) --------------
 
-/** Whether the coach can help at this table: the computer's match, not ranked, and on
- * the server (a match played on this device is one the server never sees). */
+/** Whether the coach can help at this table: the computer's match, not ranked (a
+ * practice match on this device, or a friendly one on the server). */
 function coachable() {
   const state = app.game;
-  return app.screen === "table" && !app.table && Boolean(state) && !state.ranked && !isPractice(state.id);
+  return app.screen === "table" && !app.table && Boolean(state) && !state.ranked;
 }
 
 // The coach's answer for the state it was asked at: {id, version, loading, error, answer,

@@ -8,7 +8,6 @@ import { h, icon } from "./dom.js";
 import { isolate, list, num, plural, t } from "./i18n.js";
 import { levelName, rulesName } from "./pages.js";
 import { playerName } from "./person.js";
-import { isPractice, practice } from "./practice.js";
 import { href } from "./routes.js";
 import { SEAT_CPU, SEAT_YOU, moveText, piles, side, stockPile, who, yakuText } from "./table.js";
 
@@ -95,11 +94,9 @@ function stepView(replay, step) {
   ];
 }
 
-/** Whether the coach can review the match: one against the computer that the server
- * keeps (a practice match of this device's once it is saved to the history). */
+/** Whether the coach can review the match: one against the computer. */
 function reviewable(replay, position) {
-  if (position.table || replay.players) return false;
-  return !isPractice(position.arg) || Boolean(practice.savedId(position.arg));
+  return !position.table && !replay.players;
 }
 
 /** Draw the viewer; `position.step` (kept by the caller) is the step shown. */
