@@ -10,8 +10,10 @@ request made here for the same state get the same hint.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Iterator
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, cast
 
@@ -293,7 +295,13 @@ def finish(page: Page) -> dict[str, Any]:
         legal = state["legal"]
         state = driver.act(state, {"stop": True} if {"stop": True} in legal else legal[0])
     resume(page, state["id"], ("play",))
-    for _ in range(40):
+    play_to_summary(page)
+    return state
+
+
+def play_to_summary(page: Page) -> None:
+    """Play the page's match on, move by move as a person would, to its summary."""
+    for _ in range(80):
         found = page.wait_for_function(
             """() => {
               if (document.querySelector('[data-testid=match-summary]')) return 'over';
@@ -304,11 +312,11 @@ def finish(page: Page) -> dict[str, Any]:
             }"""
         ).json_value()
         if found == "over":
-            return state
-        now = page.evaluate("() => window.koikoi.state")
+            return
         if found == "round":
             page.get_by_test_id("round-continue").click()
             continue
+        now = page.evaluate("() => window.koikoi.state")
         if found == "decision":
             page.get_by_test_id("stop-button").click()
         elif found in CHOICE:
@@ -320,6 +328,17 @@ def finish(page: Page) -> dict[str, Any]:
             page.get_by_test_id("confirm-button").click()
         page.wait_for_function("(v) => window.koikoi.state.version > v", arg=now["version"])
     raise AssertionError("the match did not end")
+
+
+def made_at(steps: list[dict[str, Any]], step: int, action: dict[str, Any]) -> bool:
+    """Whether the replay's next step after `step` shows `action`, the player's."""
+    event: dict[str, Any] = steps[step + 1]["event"]
+    kind, card = str(event["type"]), event.get("card")
+    if "play" in action:
+        return kind == "play" and card == action["play"] and event["seat"] == 0
+    if "capture" in action:
+        return kind in ("play", "draw") and action["capture"] in list(event["captured"])
+    return kind == ("koikoi" if action.get("koikoi") else "stop")
 
 
 @pytest.mark.parametrize(("lang", "size"), CASES)
@@ -343,6 +362,8 @@ def test_a_review_graphs_every_decision_and_links_to_the_replay(
     graph = page.get_by_test_id("review-graph")
     expect(graph.get_by_test_id("review-point")).to_have_count(len(decisions))
     assert graph.get_attribute("dir") == "ltr"
+    changes = sum(a["round"] != b["round"] for a, b in pairwise(decisions))
+    expect(graph.get_by_test_id("review-round-mark")).to_have_count(changes)
     for mark in ("good", "inaccuracy", "mistake"):
         count = page.get_by_test_id(f"review-count-{mark}")
         expect(count).to_have_attribute("data-count", str(review["counts"].get(mark, 0)))
@@ -354,6 +375,10 @@ def test_a_review_graphs_every_decision_and_links_to_the_replay(
         expect(page.get_by_test_id("review-page")).to_have_css("direction", "rtl")
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     page.screenshot(path=str(screenshots / f"coach-review-{lang}-{size}.png"), full_page=True)
+    for item in page.locator("[data-testid=review-swing], [data-testid=review-costly-item]").all():
+        action = json.loads(item.get_attribute("data-action") or "{}")
+        step = int(item.locator("a").last.get_attribute("data-step") or -1)
+        assert made_at(steps, step, action), (step, action)
     # Each link goes to the step the decision was made at: the last with its actions.
     first = decisions[review["swings"][0]]
     # (a choice between two field cards follows its play before the table moves: the
@@ -369,6 +394,46 @@ def test_a_review_graphs_every_decision_and_links_to_the_replay(
     # The replay offers the review again.
     page.get_by_test_id("review-link").click()
     expect(page.get_by_test_id("review-graph")).to_be_visible()
+    assert ERRORS[page] == []
+
+
+def test_a_practice_match_on_the_device_is_reviewed_there(
+    coach_page: Callable[[str, str], Page], screenshots: Path
+) -> None:
+    """A guest's single-deal match played on the device, then its review: the device's
+    coach, and links to the device's replay at the step each decision was made."""
+    page = coach_page("ar", "phone")
+    page.get_by_test_id("difficulty-easy").click()
+    page.get_by_test_id("preset-select").select_option("single-deal")
+    page.get_by_test_id("start-button").click()
+    expect(page.get_by_test_id("hand")).to_be_visible()
+    game_id = page.evaluate("() => window.koikoi.state.id")
+    assert game_id.startswith("practice.")
+    play_to_summary(page)
+    page.get_by_test_id("match-summary").get_by_test_id("review-link").click()
+    graph = page.get_by_test_id("review-graph")
+    expect(graph).to_be_visible()
+    counts = [
+        int(page.get_by_test_id(f"review-count-{mark}").get_attribute("data-count") or 0)
+        for mark in ("good", "inaccuracy", "mistake")
+    ]
+    expect(graph.get_by_test_id("review-point")).to_have_count(sum(counts))
+    page.screenshot(path=str(screenshots / "coach-review-ar-phone-device.png"), full_page=True)
+    steps = page.evaluate(
+        "async (id) => (await import('/static/api.js')).api.replay(id).then((r) => r.steps)",
+        game_id,
+    )
+    items = page.locator("[data-testid=review-swing], [data-testid=review-costly-item]")
+    assert items.count() > 0
+    for item in items.all():
+        action = json.loads(item.get_attribute("data-action") or "{}")
+        link = item.locator("a").last
+        step = int(link.get_attribute("data-step") or -1)
+        assert made_at(steps, step, action), (step, action, steps[step + 1]["event"])
+    link = items.first.locator("a").last
+    step = int(link.get_attribute("data-step") or 0)
+    link.click()
+    expect(page.get_by_test_id("replay-slider")).to_have_value(str(step))
     assert ERRORS[page] == []
 
 

@@ -312,7 +312,7 @@ export function renderReview(container, data, page) {
               swings.map((i) => {
                 const decision = decisions[i];
                 const before = i > 0 ? decisions[i - 1].chance : null;
-                return h("li", { class: "review-item", "data-testid": "review-swing", "data-index": String(decision.index) },
+                return h("li", { class: "review-item", "data-testid": "review-swing", "data-index": String(decision.index), "data-action": JSON.stringify(decision.action) },
                   h("span", {}, t(before === null ? "review.swing_first" : "review.swing", {
                     round: decision.round, move: moveName(decision.action), before: pct(before), after: pct(decision.chance),
                   })), " ", stepLink(id, steps, decision.index, "review-swing-link"));
@@ -323,7 +323,7 @@ export function renderReview(container, data, page) {
         costly.length
           ? h("ol", { class: "review-list", "data-testid": "review-costly" },
               costly.map((decision) =>
-                h("li", { class: `review-item mark-${decision.mark}`, "data-testid": "review-costly-item", "data-mark": decision.mark, "data-index": String(decision.index) },
+                h("li", { class: `review-item mark-${decision.mark}`, "data-testid": "review-costly-item", "data-mark": decision.mark, "data-index": String(decision.index), "data-action": JSON.stringify(decision.action) },
                   h("span", { class: `review-tag mark-${decision.mark}` }, t(`review.mark.${decision.mark}`)), " ",
                   h("span", {}, t("review.costly_line", {
                     round: decision.round,
