@@ -308,12 +308,11 @@ const PAGES = {
   },
 };
 
-/** A review and the replay its decisions link to (a practice match's from this device,
- * which also knows its record's actions). */
+/** A review and the replay its decisions link to (a practice match's from this device). */
 async function loadReview(page) {
   const id = page.arg;
   const [review, replay] = await Promise.all([api.review(id), api.replay(id)]);
-  return { id, review, replay, actions: isPractice(id) ? practice.actions(id) : null };
+  return { id, review, replay };
 }
 
 /** Show what the address asks for: a page, or the game (back to the table if it was left for a page). */

@@ -202,34 +202,6 @@ export function riskChoices(coach) {
 
 // -- the review page -------------------------------------------------------------------
 
-/**
- * Each step's count of the record's actions applied (what the server's replay says as
- * `actions`), worked out from the events where a replay does not say it (the device's):
- * a play or a call is one action, and a choice between two field cards one more, after
- * the play it belongs to (a card of the played card's month) or the draw.
- */
-function countActions(steps, actions) {
-  if (!actions || steps.every((step) => typeof step.actions === "number")) return steps;
-  const month = (slug) => String(slug).split("-")[0];
-  let done = 0;
-  const capture = (card) => {
-    const next = actions[done];
-    if (next && next.capture && month(next.capture) === month(card)) done += 1;
-  };
-  return steps.map((step) => {
-    const event = step.event || {};
-    if (event.type === "play") {
-      done += 1;
-      capture(event.card);
-    } else if (event.type === "draw") {
-      capture(event.card);
-    } else if (event.type === "koikoi" || event.type === "stop") {
-      done += 1;
-    }
-    return { ...step, actions: done };
-  });
-}
-
 /** The replay step a decision was made at: the last step whose `actions` is its index. */
 export function stepOf(steps, index) {
   let found = -1;
@@ -287,7 +259,7 @@ function stepLink(id, steps, index, testid) {
 export function renderReview(container, data, page) {
   const { review, replay, id } = data;
   const decisions = review.decisions || [];
-  const steps = countActions(replay.steps || [], data.actions);
+  const steps = replay.steps || [];
   const counts = review.counts || {};
   const countItem = (mark) => h("li", { class: `review-count mark-${mark}`, "data-testid": `review-count-${mark}`, "data-count": String(counts[mark] || 0) },
     plural(`review_${mark}`, counts[mark] || 0));

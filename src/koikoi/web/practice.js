@@ -167,8 +167,6 @@ export const practice = {
   // The coach, on the device as on the server (engine/coach.js).
   hint: async (id) => run({ op: "hint", record: recordOf(id) }),
   review: async (id) => run({ op: "review", record: recordOf(id) }),
-  /** The actions of a match's record (what a review's decisions count). */
-  actions: (id) => recordOf(id).actions,
   /** The practice matches in progress on this device, newest first (summary_json lines). */
   games: async () => {
     const open = Object.values(load()).filter((entry) => !entry.over).sort((a, b) => (a.updated < b.updated ? 1 : -1));
