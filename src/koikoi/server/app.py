@@ -138,7 +138,8 @@ def create_app(
     seeds = rng or random.SystemRandom()
     # Every process of a deployment signs with the same key: it names their channels.
     broker = make_broker(redis_url, hashlib.sha256(f"channels:{key}".encode()).hexdigest()[:16])
-    table_store = TableStore(database, clock, broker, seeds)
+    games = GameStore(database, clock, expert, thinking)
+    table_store = TableStore(database, clock, broker, seeds, games.reviews)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -173,7 +174,7 @@ def create_app(
         sessions=sessions,
         passwords=Passwords(password_hasher),
         throttle=Throttle(clock),
-        games=GameStore(database, clock, expert, thinking),
+        games=games,
         tables=table_store,
         broker=broker,
         seeds=seeds,
