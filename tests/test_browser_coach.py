@@ -443,3 +443,138 @@ def test_a_review_of_an_unknown_match_says_so(coach_page: Callable[[str, str], P
     expect(page.get_by_test_id("page-status")).to_contain_text(
         messages(page, "en")["page.no_review"]
     )
+
+
+# -- the review of a match between people ---------------------------------------------------
+
+
+def finished_table(new_context: Callable[[str], BrowserContext], base_url: str) -> str:
+    """A table between two guests (two profiles, over HTTP), a few moves played, then
+    resigned by the one who joined; its id."""
+    people: list[tuple[BrowserContext, dict[str, str]]] = []
+    for _ in range(2):
+        context = new_context(base_url)
+        session = context.request.get("/api/session")
+        assert session.ok, session.text()
+        people.append((context, {"X-CSRF-Token": session.json()["csrf"]}))
+    (host, host_headers), (friend, friend_headers) = people
+    opened = host.request.post("/api/tables", data={}, headers=host_headers)
+    assert opened.status == 201, opened.text()
+    tid = str(opened.json()["state"]["id"])
+    seated = friend.request.post(f"/api/tables/{tid}/seat", headers=friend_headers)
+    assert seated.ok, seated.text()
+    for _ in range(10):
+        for context, headers in people:
+            state = context.request.get(f"/api/tables/{tid}").json()["state"]
+            if state["your_turn"] and not state["over"]:
+                moved = context.request.post(
+                    f"/api/tables/{tid}/actions",
+                    data={"action": state["legal"][0], "version": state["version"]},
+                    headers=headers,
+                )
+                assert moved.ok, moved.text()
+                break
+    resigned = friend.request.post(f"/api/tables/{tid}/resign", headers=friend_headers)
+    assert resigned.ok, resigned.text()
+    return tid
+
+
+def test_a_match_between_people_is_reviewed_for_each_player(
+    new_context: Callable[[str], BrowserContext],
+    live_server: str,
+    coach_page: Callable[[str, str], Page],
+    screenshots: Path,
+) -> None:
+    tid = finished_table(new_context, live_server)
+    page = new_context(live_server).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"/?pace=0#/replay/table/{tid}")
+    expect(page.get_by_test_id("replay-page")).to_be_visible()
+    text = messages(page, "en")
+    guest = text["ui.guest"]
+    # One link per player; both are guests, so each says which seat it was.
+    links = page.get_by_test_id("review-links").get_by_test_id("review-link")
+    expect(links).to_have_count(2)
+    link = page.locator("[data-testid=review-link][data-seat='1']")
+    expect(link).to_have_attribute("href", f"#/review/table/{tid}/1")
+    expect(link).to_have_text(text["review.table_link"].replace("{name}", guest))
+    expect(page.get_by_test_id("review-links").locator("li").nth(1)).to_contain_text(
+        text["review.seat_1"]
+    )
+    page.screenshot(path=str(screenshots / "coach-table-replay-en-laptop.png"))
+    link.click()
+    expect(page.get_by_test_id("review-page")).to_be_visible()
+    title = page.get_by_test_id("page-title")
+    expect(title).to_have_text(text["review.table_title"].replace("{name}", guest))
+    expect(title).to_have_attribute("data-seat", "1")
+    expect(page.get_by_test_id("review-seat-note")).to_have_text(text["review.seat_1"])
+    # Someone else's play, in the third person.
+    expect(page.get_by_role("heading", level=2).first).to_have_text(
+        text["review.graph_title_of"].replace("{name}", guest)
+    )
+    review = page.request.get(f"/api/tables/{tid}/review?seat=1").json()
+    assert review["seat"] == 1
+    decisions = review["decisions"]
+    assert decisions
+    graph = page.get_by_test_id("review-graph")
+    expect(graph.get_by_test_id("review-point")).to_have_count(len(decisions))
+    changes = sum(a["round"] != b["round"] for a, b in pairwise(decisions))
+    expect(graph.get_by_test_id("review-round-mark")).to_have_count(changes)
+    for mark in ("good", "inaccuracy", "mistake"):
+        count = page.get_by_test_id(f"review-count-{mark}")
+        expect(count).to_have_attribute("data-count", str(review["counts"].get(mark, 0)))
+    expect(page.get_by_test_id("review-swing")).to_have_count(len(review["swings"]))
+    expect(page.get_by_test_id("review-replay-link")).to_have_attribute(
+        "href", f"#/replay/table/{tid}"
+    )
+    expect(page.get_by_test_id("review-other-link")).to_have_attribute(
+        "href", f"#/review/table/{tid}/0"
+    )
+    page.screenshot(path=str(screenshots / "coach-review-table-en-laptop.png"), full_page=True)
+    # Each step link goes to the table's replay, at the step the decision was made.
+    steps = page.request.get(f"/api/tables/{tid}/replay").json()["steps"]
+    items = page.locator("[data-testid=review-swing], [data-testid=review-costly-item]")
+    assert items.count() > 0
+    for item in items.all():
+        step_link = item.locator("a").last
+        step = int(step_link.get_attribute("data-step") or -1)
+        index = int(item.get_attribute("data-index") or -1)
+        assert step == max(i for i, s in enumerate(steps) if s["actions"] <= index)
+        expect(step_link).to_have_attribute(
+            "href", f"#/replay/table/{tid}" + (f"/{step + 1}" if step else "")
+        )
+    target = items.first.locator("a").last
+    step = int(target.get_attribute("data-step") or 0)
+    target.click()
+    expect(page.get_by_test_id("replay-page")).to_be_visible()
+    expect(page.get_by_test_id("replay-slider")).to_have_value(str(step))
+    page.wait_for_url(re.compile(rf"#/replay/table/{tid}(/{step + 1})?$"))
+    assert errors == []
+
+    # In Arabic, on a phone: right to left, the graph left to right, nothing off screen.
+    phone = coach_page("ar", "phone")
+    phone.goto(f"/?pace=0#/review/table/{tid}/1")
+    arabic = messages(phone, "ar")
+    expect(phone.get_by_test_id("page-title")).to_have_text(
+        arabic["review.table_title"].replace("{name}", arabic["ui.guest"])
+    )
+    expect(phone.get_by_test_id("review-graph").get_by_test_id("review-point")).to_have_count(
+        len(decisions)
+    )
+    expect(phone.get_by_test_id("review-page")).to_have_css("direction", "rtl")
+    assert phone.get_by_test_id("review-graph").get_attribute("dir") == "ltr"
+    assert phone.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    phone.screenshot(path=str(screenshots / "coach-review-table-ar-phone.png"), full_page=True)
+    assert ERRORS[phone] == []
+
+
+def test_a_table_review_address_is_checked(coach_page: Callable[[str, str], Page]) -> None:
+    """A bad seat is no address (the game); an unknown table's review says so."""
+    page = coach_page("en", "laptop")
+    page.goto("/?pace=0#/review/table/no-such-table/0")
+    expect(page.get_by_test_id("page-status")).to_contain_text(
+        messages(page, "en")["page.no_table_review"]
+    )
+    page.goto("/?pace=0#/review/table/no-such-table/2")
+    expect(page.get_by_test_id("start-button")).to_be_visible()

@@ -116,6 +116,8 @@ export const api = {
   table: (id) => request("GET", `/api/tables/${path(id)}`),
   closeTable: (id) => request("DELETE", `/api/tables/${path(id)}`),
   tableReplay: (id) => request("GET", `/api/tables/${path(id)}/replay`),
+  /** The coach's review of one seat's play (0 opened the table) in a finished match. */
+  tableReview: (id, seat) => request("GET", `/api/tables/${path(id)}/review?seat=${Number(seat)}`),
   sit: (id) => request("POST", `/api/tables/${path(id)}/seat`),
   tableAct: (id, action, version) => request("POST", `/api/tables/${path(id)}/actions`, { action, version }),
   tableResign: (id) => request("POST", `/api/tables/${path(id)}/resign`),

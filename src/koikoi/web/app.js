@@ -158,7 +158,7 @@ function render() {
     const page = app.page;
     const kind = PAGES[page.page];
     if (page.data) kind.draw(screen(), page.data, page);
-    else renderPageStatus(screen(), { error: page.error, missing: kind.missing ? t(kind.missing, { name: isolate(page.arg) }) : "", loading: kind.loading ? t(kind.loading) : "" });
+    else renderPageStatus(screen(), { error: page.error, missing: kind.missing ? t(typeof kind.missing === "function" ? kind.missing(page) : kind.missing, { name: isolate(page.arg) }) : "", loading: kind.loading ? t(kind.loading) : "" });
   }
 }
 
@@ -303,14 +303,19 @@ const PAGES = {
   review: {
     load: loadReview,
     draw: (container, data, page) => renderReview(container, data, page),
-    missing: "page.no_review",
+    missing: (page) => (page.table ? "page.no_table_review" : "page.no_review"),
     loading: "review.loading",
   },
 };
 
-/** A review and the replay its decisions link to (a practice match's from this device). */
+/** A review and the replay its decisions link to (a practice match's from this device;
+ * at a table between people, one seat's review and the table's replay). */
 async function loadReview(page) {
   const id = page.arg;
+  if (page.table) {
+    const [review, replay] = await Promise.all([api.tableReview(id, page.seat), api.tableReplay(id)]);
+    return { id, review, replay, table: true, seat: page.seat };
+  }
   const [review, replay] = await Promise.all([api.review(id), api.replay(id)]);
   return { id, review, replay };
 }

@@ -1,11 +1,13 @@
 // The coach (a practice match against the computer on the server): the hint for the
 // player's move, the risk meter on the stop-or-koi-koi sheet, and the review of a
-// finished match. The server sends values only (koikoi.coach); every sentence is
+// finished match (against the computer, or one player's at a table between people). The server sends values only (koikoi.coach); every sentence is
 // written here, in the page's language, from them.
 
+import { currentUser } from "./account.js";
 import { cardName } from "./cards.js";
 import { h, icon, openModal, svg } from "./dom.js";
 import { isolate, list, locale, percent, plural, t } from "./i18n.js";
+import { playerName } from "./person.js";
 import { href } from "./routes.js";
 
 /** A share (0..1) the server sent, or null when it has none (a NaN, a missing value). */
@@ -250,14 +252,47 @@ function graph(decisions, label) {
   return svg("svg", { class: "review-graph", dir: "ltr", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": label, "data-testid": "review-graph" }, parts);
 }
 
-function stepLink(id, steps, index, testid) {
+function stepLink(id, steps, index, testid, table = false) {
   const step = stepOf(steps, index);
-  return h("a", { class: "review-step-link", href: href.replay(id, step), "data-testid": testid, "data-step": String(step) }, t("review.see_replay"));
+  return h("a", { class: "review-step-link", href: href.replay(id, step, table), "data-testid": testid, "data-step": String(step) }, t("review.see_replay"));
+}
+
+/**
+ * The two seats of a match between people, for their reviews: each player's name
+ * ("Guest" without one), a note saying who opened the table where both names read
+ * the same (two guests), and whether it is the signed-in viewer's own seat.
+ */
+export function tableSeats(replay) {
+  const user = currentUser();
+  const players = replay.players || [null, null];
+  const names = [0, 1].map((seat) => playerName(players[seat]));
+  return [0, 1].map((seat) => {
+    const player = players[seat];
+    return {
+      seat,
+      name: names[seat],
+      note: names[0] === names[1] ? t(`review.seat_${seat}`) : null,
+      own: Boolean(user && player && player.name && !player.guest && player.name === user.name),
+    };
+  });
+}
+
+/** A link to one seat's review of table `id` (`seats`: tableSeats), its note beside it. */
+export function seatReviewLink(id, seats, seat, attrs = {}) {
+  const { name, note } = seats[seat];
+  return h("span", { class: "review-seat" },
+    h("a", { href: href.review(id, seat), "data-seat": String(seat), ...attrs }, t("review.table_link", { name })),
+    note ? [" ", h("span", { class: "review-seat-note" }, note)] : null);
 }
 
 /** The review page: counts, the graph, the biggest swings and the moves that cost. */
 export function renderReview(container, data, page) {
-  const { review, replay, id } = data;
+  const { review, replay, id, table = false } = data;
+  // At a table between people: whose play this is, named in the third person unless it
+  // is the signed-in viewer's own.
+  const seats = table ? tableSeats(replay) : null;
+  const seat = table ? seats[data.seat === 1 ? 1 : 0] : null;
+  const say = (key, params = {}) => (seat && !seat.own ? t(`${key}_of`, { ...params, name: seat.name }) : t(key, params));
   const decisions = review.decisions || [];
   const steps = replay.steps || [];
   const counts = review.counts || {};
@@ -265,18 +300,23 @@ export function renderReview(container, data, page) {
     plural(`review_${mark}`, counts[mark] || 0));
   const first = decisions.length ? decisions[0].chance : null;
   const last = decisions.length ? decisions[decisions.length - 1].chance : null;
-  const label = t("review.graph_label", { count: plural("decisions", decisions.length), first: pct(first), last: pct(last) });
+  const label = say("review.graph_label", { count: plural("decisions", decisions.length), first: pct(first), last: pct(last) });
   const swings = (review.swings || []).filter((i) => i >= 0 && i < decisions.length);
   const costly = decisions.filter((decision) => decision.mark === "inaccuracy" || decision.mark === "mistake");
   container.replaceChildren(
     h("div", { class: "page review", "data-testid": "review-page" },
       h("header", { class: "page-head" },
-        h("h1", { class: "page-title", "data-testid": "page-title" }, t("review.title")),
-        h("p", { class: "page-sub" }, h("a", { href: href.replay(page.arg), "data-testid": "review-replay-link" }, t("review.whole_replay")))),
+        h("h1", { class: "page-title", "data-testid": "page-title", "data-seat": seat ? String(seat.seat) : null },
+          seat ? t("review.table_title", { name: seat.name }) : t("review.title")),
+        seat && seat.note ? h("p", { class: "page-sub review-seat-note", "data-testid": "review-seat-note" }, seat.note) : null,
+        h("p", { class: "page-sub review-links" },
+          h("a", { href: href.replay(page.arg, 0, table), "data-testid": "review-replay-link" }, t("review.whole_replay")),
+          // The other player's review, a click away.
+          seat ? [h("span", { "aria-hidden": "true" }, " · "), seatReviewLink(id, seats, 1 - seat.seat, { "data-testid": "review-other-link" })] : null)),
       h("ul", { class: "review-counts", "data-testid": "review-counts" }, ["good", "inaccuracy", "mistake"].map(countItem)),
       h("section", { class: "review-section" },
-        h("h2", {}, t("review.graph_title")),
-        decisions.length ? graph(decisions, label) : h("p", { class: "page-note" }, t("review.no_decisions"))),
+        h("h2", {}, say("review.graph_title")),
+        decisions.length ? graph(decisions, label) : h("p", { class: "page-note" }, say("review.no_decisions"))),
       swings.length
         ? h("section", { class: "review-section" },
             h("h2", {}, t("review.swings")),
@@ -285,9 +325,9 @@ export function renderReview(container, data, page) {
                 const decision = decisions[i];
                 const before = i > 0 ? decisions[i - 1].chance : null;
                 return h("li", { class: "review-item", "data-testid": "review-swing", "data-index": String(decision.index), "data-action": JSON.stringify(decision.action) },
-                  h("span", {}, t(before === null ? "review.swing_first" : "review.swing", {
+                  h("span", {}, say(before === null ? "review.swing_first" : "review.swing", {
                     round: decision.round, move: moveName(decision.action), before: pct(before), after: pct(decision.chance),
-                  })), " ", stepLink(id, steps, decision.index, "review-swing-link"));
+                  })), " ", stepLink(id, steps, decision.index, "review-swing-link", table));
               })))
         : null,
       h("section", { class: "review-section" },
@@ -297,12 +337,12 @@ export function renderReview(container, data, page) {
               costly.map((decision) =>
                 h("li", { class: `review-item mark-${decision.mark}`, "data-testid": "review-costly-item", "data-mark": decision.mark, "data-index": String(decision.index), "data-action": JSON.stringify(decision.action) },
                   h("span", { class: `review-tag mark-${decision.mark}` }, t(`review.mark.${decision.mark}`)), " ",
-                  h("span", {}, t("review.costly_line", {
+                  h("span", {}, say("review.costly_line", {
                     round: decision.round,
                     move: moveName(decision.action),
                     best: moveName(decision.best),
                     points: plural("pct_points", pctPoints(decision.loss)),
-                  })), " ", stepLink(id, steps, decision.index, "review-costly-link"))))
+                  })), " ", stepLink(id, steps, decision.index, "review-costly-link", table))))
           : h("p", { class: "page-note", "data-testid": "review-clean" }, t("review.clean")))),
   );
 }
