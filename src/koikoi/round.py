@@ -208,15 +208,15 @@ class _ObservationSlots:
 
     __slots__ = (
         "_events",
-        "_history",
         "_scorer",
-        "_yaku",
+        "_snapshot",
         "calls",
         "captured",
         "dealer",
         "decided",
         "field",
         "hand",
+        "history",
         "legal_actions",
         "match",
         "month",
@@ -228,8 +228,14 @@ class _ObservationSlots:
         "seat",
         "stock_size",
         "turn",
+        "yaku",
     )
 
+    # Stored when the view is built: every player reads the legal actions, and the
+    # match view is one shared object.
+    legal_actions: tuple[Action, ...]
+    match: MatchView | None
+    # Stored when first read (see Observation.__getattr__): most players read few.
     seat: int
     rules: RuleSet
     phase: Phase
@@ -242,19 +248,17 @@ class _ObservationSlots:
     captured: tuple[CardSet, CardSet]
     stock_size: int
     pending_card: int | None
-    # Not lazy like yaku and history: every player reads it, and a property's first
-    # read costs as much again as working it out.
-    legal_actions: tuple[Action, ...]
     calls: tuple[int, int]
+    yaku: tuple[dict[str, int], dict[str, int]]
     decided: tuple[dict[str, int] | None, dict[str, int] | None]
+    history: tuple[Event, ...]
     result: RoundResult | None
-    match: MatchView | None
-    # Public snapshots from which the lazy attributes are computed on first read (None:
-    # not yet), since most players never read most of them.
     _scorer: Scorer
     _events: tuple[tuple[int, str, int, CardSet], ...]
-    _yaku: tuple[dict[str, int], dict[str, int]] | None
-    _history: tuple[Event, ...] | None
+    _snapshot: tuple[Any, ...] | None
+    """The public state the other attributes are unpacked from (None once they are),
+    in the order of ``_UNPACKED``: a tuple built in one step costs a fraction of the
+    stores."""
 
 
 class Observation(_ObservationSlots):
@@ -264,7 +268,7 @@ class Observation(_ObservationSlots):
     no reference to the round: only copies of its public parts. ``decided`` holds each
     player's yaku at their last koi-koi (None before any): it decides when the
     stop-or-koi-koi choice reopens. ``legal_actions`` holds this seat's legal actions
-    (none while the other seat is to move); ``yaku`` and ``history`` are computed when
+    (none while the other seat is to move); the other attributes are worked out when
     first read. Observations are read-only and compare by what they show.
     """
 
@@ -308,38 +312,44 @@ class Observation(_ObservationSlots):
             "pending_card": pending_card,
             "legal_actions": legal_actions,
             "calls": calls,
+            "yaku": yaku,
             "decided": decided,
+            "history": history,
             "result": result,
             "match": match,
             "_scorer": scorer_for(rules),
             "_events": history,
-            "_yaku": yaku,
-            "_history": history,
+            "_snapshot": None,
         }
         for name, value in given.items():
             object.__setattr__(self, name, value)
 
-    @property
-    def yaku(self) -> tuple[dict[str, int], dict[str, int]]:
-        """Each seat's yaku from its captured cards (hand yaku not included)."""
-        yaku = self._yaku
-        if yaku is None:
-            score, calls = self._scorer.score, self.calls
-            yaku = (
-                score(self.captured[0], self.month, calls[0] > 0),
-                score(self.captured[1], self.month, calls[1] > 0),
+    def __getattr__(self, name: str) -> object:
+        """An attribute not stored yet (Python asks only then): unpack the snapshot,
+        or work out ``yaku`` or ``history``; then it is stored like the others."""
+        snapshot = self._snapshot  # always stored, so this never comes back here
+        if snapshot is not None:
+            for store, value in zip(_UNPACKED, snapshot, strict=True):
+                store(self, value)
+            if self.phase is not _HAND_CHOICE and self.phase is not _DRAW_CHOICE:
+                # The snapshot holds the round's last pending card whatever the phase
+                # (a card shown face up when it was pending): only a choice shows it.
+                _store_pending_card(self, None)
+            _store_snapshot(self, None)
+        elif name == "yaku":
+            score, captured, calls = self._scorer.score, self.captured, self.calls
+            _store_yaku(
+                self,
+                (
+                    score(captured[0], self.month, calls[0] > 0),
+                    score(captured[1], self.month, calls[1] > 0),
+                ),
             )
-            object.__setattr__(self, "_yaku", yaku)
-        return yaku
-
-    @property
-    def history(self) -> tuple[Event, ...]:
-        """The cards that went down so far, in order."""
-        history = self._history
-        if history is None:
-            history = tuple(map(Event._make, self._events))
-            object.__setattr__(self, "_history", history)
-        return history
+        elif name == "history":
+            _store_history(self, tuple(map(Event._make, self._events)))
+        else:
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return getattr(self, name)
 
     @property
     def unseen(self) -> CardSet:
@@ -399,21 +409,62 @@ _SHOWN = (
 _shown = attrgetter(*_SHOWN)
 
 
+def _slot_store(name: str) -> Callable[[_ObservationSlots, Any], None]:
+    """A store into an observation's slot that its read-only ``__setattr__`` does not see."""
+    store: Callable[[_ObservationSlots, Any], None] = getattr(_ObservationSlots, name).__set__
+    return store
+
+
+_UNPACKED = tuple(
+    map(
+        _slot_store,
+        (
+            "seat",
+            "rules",
+            "phase",
+            "turn",
+            "dealer",
+            "month",
+            "hand",
+            "opponent_hand_size",
+            "field",
+            "captured",
+            "stock_size",
+            "pending_card",
+            "calls",
+            "decided",
+            "result",
+            "_scorer",
+            "_events",
+        ),
+    )
+)
+"""Stores of the attributes a snapshot holds, in its order (:meth:`Round.observation`)."""
+_store_pending_card, _store_snapshot, _store_yaku, _store_history = map(
+    _slot_store, ("pending_card", "_snapshot", "yaku", "history")
+)
+
+
 def _legal_moves(
-    phase: Phase, rules: RuleSet, hand: CardSet, field: CardSet, pending: int
-) -> list[Action]:
-    """The mover's legal actions, from what the mover sees (shared by rounds and views)."""
+    phase: Phase, rules: RuleSet, hand: list[int], field: CardSet, pending: int
+) -> Sequence[Action]:
+    """The mover's legal actions, from what the mover sees (shared by rounds and views):
+    ``hand`` is the mover's hand cards, lowest first. It may be ``hand`` itself, so
+    callers copy it."""
     if phase is _PLAY:
         if rules.forced_capture:
-            matching = [c for c in ids(hand) if field & MONTH_MASK_OF[c]]
+            matching = [c for c in hand if field & MONTH_MASK_OF[c]]
             if matching:
                 return matching
-        return ids(hand)
+        return hand
     if phase is _DECISION:
-        return [KOIKOI, STOP]
+        return _DECISIONS
     if phase is _OVER:
-        return []
+        return ()
     return [CAPTURE_BASE + c for c in ids(field & MONTH_MASK_OF[pending])]
+
+
+_DECISIONS = (KOIKOI, STOP)
 
 
 def _field_redeals(field: CardSet, rules: RuleSet) -> bool:
@@ -447,6 +498,7 @@ class Round:
     __slots__ = (
         "_baseline",
         "_dealt",
+        "_hand_cards",
         "_pending",
         "_pending_yaku",
         "_scorer",
@@ -487,6 +539,10 @@ class Round:
     _pending_yaku: dict[str, int] | None
     _baseline: tuple[dict[str, int] | None, dict[str, int] | None]
     _dealt: tuple[CardSet, CardSet, CardSet]
+    _hand_cards: list[list[int]]
+    """Each hand's cards, lowest first, kept with ``hands``: what a seat may play, listed
+    when dealt and then changed a card at a time (listing a set's cards costs more than
+    the rest of a move)."""
 
     # -- building ----------------------------------------------------------------------
 
@@ -583,6 +639,7 @@ class Round:
         game.month = month
         game.dealer = dealer
         game.hands = hands
+        game._hand_cards = [ids(hands[0]), ids(hands[1])]
         game.field = field
         game.stock = stock
         game._stock_pos = 0
@@ -613,6 +670,7 @@ class Round:
         other.month = self.month
         other.dealer = self.dealer
         other.hands = self.hands.copy()
+        other._hand_cards = [self._hand_cards[0].copy(), self._hand_cards[1].copy()]
         other.field = self.field
         other.stock = self.stock
         other._stock_pos = self._stock_pos
@@ -666,30 +724,37 @@ class Round:
         Cheap: copies of the public state, with the rest computed if it is read.
         """
         obs = _ObservationSlots()  # a third cheaper than object.__new__(_ObservationSlots)
-        obs.seat = seat
-        obs.rules = self.rules
-        obs.phase = phase = self.phase
-        obs.turn = self.turn
-        obs.dealer = self.dealer
-        obs.month = self.month
-        obs.hand = self.hands[seat]
-        obs.opponent_hand_size = self.hands[1 - seat].bit_count()
-        obs.field = self.field
-        obs.captured = (self.captured[0], self.captured[1])
-        obs.stock_size = len(self.stock) - self._stock_pos
-        obs.pending_card = self._pending if phase is _HAND_CHOICE or phase is _DRAW_CHOICE else None
+        phase = self.phase
+        hands = self.hands
         obs.legal_actions = (
-            tuple(_legal_moves(phase, self.rules, obs.hand, self.field, self._pending))
+            tuple(
+                _legal_moves(phase, self.rules, self._hand_cards[seat], self.field, self._pending)
+            )
             if seat == self.turn
             else ()
         )
-        obs.calls = (self.calls[0], self.calls[1])
-        obs.decided = self._baseline
-        obs.result = self.result
+        # Only what the seat may see: the other hand's size, the stock's size, copies.
+        captured, calls = self.captured, self.calls
+        obs._snapshot = (
+            seat,
+            self.rules,
+            phase,
+            self.turn,
+            self.dealer,
+            self.month,
+            hands[seat],
+            hands[1 - seat].bit_count(),
+            self.field,
+            (captured[0], captured[1]),
+            len(self.stock) - self._stock_pos,
+            self._pending,
+            (calls[0], calls[1]),
+            self._baseline,
+            self.result,
+            self._scorer,
+            tuple(self.history),
+        )
         obs.match = match
-        obs._scorer = self._scorer
-        obs._events = tuple(self.history)
-        obs._yaku = obs._history = None
         obs.__class__ = Observation
         # Not typing.cast: a call that costs a twentieth of building the view.
         return obs  # type: ignore[return-value]
@@ -726,6 +791,7 @@ class Round:
         hands[obs.seat] = obs.hand
         hands[1 - obs.seat] = opponent_hand
         game.hands = hands
+        game._hand_cards = [ids(hands[0]), ids(hands[1])]
         game.field = obs.field
         game.stock = tuple(stock)
         game._stock_pos = 0
@@ -746,8 +812,10 @@ class Round:
         return game
 
     def legal_actions(self) -> list[Action]:
-        return _legal_moves(
-            self.phase, self.rules, self.hands[self.turn], self.field, self._pending
+        return list(
+            _legal_moves(
+                self.phase, self.rules, self._hand_cards[self.turn], self.field, self._pending
+            )
         )
 
     # -- moves -------------------------------------------------------------------------
@@ -757,16 +825,16 @@ class Round:
         phase = self.phase
         seat = self.turn
         if phase is _PLAY:
-            hand = self.hands[seat]
+            cards = self._hand_cards[seat]
             if (
                 type(action) is not int
-                or not 0 <= action < CAPTURE_BASE
-                or not hand & _BITS[action]
-                or (self.rules.forced_capture and not self._may_play(hand, action))
+                or action not in cards
+                or (self.rules.forced_capture and not self._may_play(cards, action))
             ):
                 raise IllegalActionError(action, self.legal_actions())
+            cards.remove(action)
             bit = _BITS[action]
-            self.hands[seat] = hand ^ bit
+            self.hands[seat] ^= bit
             field = self.field
             matches = field & MONTH_MASK_OF[action]
             # Inlined _lay: this is the hottest line of every simulation.
@@ -831,12 +899,10 @@ class Round:
             self.history.append((seat, DRAWN, card, matches))
         self._end_turn(seat)
 
-    def _may_play(self, hand: CardSet, card: int) -> bool:
+    def _may_play(self, hand: list[int], card: int) -> bool:
         """``forced_capture``: a card that matches nothing only when no hand card matches."""
         field = self.field
-        return bool(field & MONTH_MASK_OF[card]) or not any(
-            field & MONTH_MASK_OF[c] for c in ids(hand)
-        )
+        return bool(field & MONTH_MASK_OF[card]) or not any(field & MONTH_MASK_OF[c] for c in hand)
 
     def _lay(self, seat: int, card: int, taken: CardSet, source: str) -> None:
         """A card goes down: it captures ``taken``, or stays on the field when that is 0."""
