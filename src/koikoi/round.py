@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from enum import Enum
 from functools import lru_cache
@@ -560,15 +560,22 @@ class Round:
         ``month`` is the round's month (1-12) for ``tsukifuda``; 0 is unknown.
         """
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        dealing = _dealing(rules)
         for _ in range(MAX_REDEALS):
-            deck = shuffled_deck(rng)
-            hands, field, stock = _deal_from(deck, rules, dealer)
-            if _field_redeals(field, rules) or any(_hand_redeals(hand, rules) for hand in hands):
+            cards, field, stock = _deal_from(shuffled_deck(rng), dealing, dealer)
+            hands = [_set_of(cards[0]), _set_of(cards[1])]
+            if dealing.redeals and (
+                _field_redeals(field, rules)
+                or _hand_redeals(hands[0], rules)
+                or _hand_redeals(hands[1], rules)
+            ):
                 continue
-            holders = [hand_yaku(hand, rules) for hand in hands]
-            if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
-                continue
-            return cls._start(rules, dealer, hands, field, stock, month, holders)
+            holders: list[dict[str, int]] = [{}, {}]
+            if dealing.hand_yaku:
+                holders = [hand_yaku(hands[0], rules), hand_yaku(hands[1], rules)]
+                if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
+                    continue
+            return cls._start(rules, dealer, hands, cards, field, stock, month, holders)
         raise RulesError([f"these rules redeal {MAX_REDEALS} times in a row; they cannot deal"])
 
     @classmethod
@@ -620,7 +627,10 @@ class Round:
         holders = [hand_yaku(hand, rules) for hand in hand_sets]
         if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
             raise DealError("both hands hold a hand yaku; under these rules that deal is redealt")
-        return cls._start(rules, dealer, hand_sets, field_set, stock_ids, month, holders)
+        hand_cards = [ids(hand_sets[0]), ids(hand_sets[1])]
+        return cls._start(
+            rules, dealer, hand_sets, hand_cards, field_set, stock_ids, month, holders
+        )
 
     @classmethod
     def _start(
@@ -628,6 +638,7 @@ class Round:
         rules: RuleSet,
         dealer: int,
         hands: list[CardSet],
+        hand_cards: list[list[int]],
         field: CardSet,
         stock: tuple[int, ...],
         month: int,
@@ -639,7 +650,7 @@ class Round:
         game.month = month
         game.dealer = dealer
         game.hands = hands
-        game._hand_cards = [ids(hands[0]), ids(hands[1])]
+        game._hand_cards = hand_cards
         game.field = field
         game.stock = stock
         game._stock_pos = 0
@@ -1029,25 +1040,48 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     return deck
 
 
-@lru_cache(maxsize=64)
-def _deal_plan(hand_size: int, field_size: int, step: int) -> tuple[_Picker, _Picker, _Picker]:
-    """Pickers of the deck positions that go to the non-dealer, the field and the dealer.
+_Picker = Callable[[Sequence[int]], Sequence[int]]
 
-    Cards go in turn to the non-dealer, the field and the dealer, one at a time or
-    ``step`` at a time; a destination that is full is skipped.
-    """
+
+class _Dealing(NamedTuple):
+    """How a rule set deals, worked out once rather than for every deal: pickers of
+    the deck positions that go to the non-dealer, the field, the dealer and the stock,
+    and whether a dealt hand or field needs any check at all."""
+
+    to_other: _Picker
+    to_field: _Picker
+    to_dealer: _Picker
+    to_stock: _Picker
+    redeals: bool  # some redeal rule is on
+    hand_yaku: bool  # teshi or kuttsuki scores
+
+
+@lru_cache(maxsize=64)
+def _dealing(rules: RuleSet) -> _Dealing:
+    """Cards go in turn to the non-dealer, the field and the dealer, one at a time or
+    two at a time (``deal_in_pairs``); a destination that is full is skipped. The rest
+    is the stock, top card first."""
     plan: tuple[list[int], list[int], list[int]] = ([], [], [])
-    sizes = (hand_size, field_size, hand_size)
+    sizes = (rules.hand_size, rules.field_size, rules.hand_size)
+    step = 2 if rules.deal_in_pairs else 1
     pos = 0
-    while pos < 2 * hand_size + field_size:
+    while pos < sum(sizes):
         for target, positions in enumerate(plan):
             take = min(step, sizes[target] - len(positions))
             positions.extend(range(pos, pos + take))
             pos += take
-    return _picker(plan[0]), _picker(plan[1]), _picker(plan[2])
-
-
-_Picker = Callable[[Sequence[int]], Sequence[int]]
+    return _Dealing(
+        *map(_picker, plan),
+        _picker(list(range(pos, CARD_COUNT))),
+        redeals=(
+            rules.redeal_four_of_month
+            or rules.redeal_three_of_month
+            or rules.redeal_four_pairs
+            or rules.redeal_hand_four_of_month
+            or rules.redeal_hand_four_pairs
+        ),
+        hand_yaku=bool(rules.teshi or rules.kuttsuki),
+    )
 
 
 def _picker(positions: list[int]) -> _Picker:
@@ -1061,14 +1095,15 @@ def _picker(positions: list[int]) -> _Picker:
 
 
 def _deal_from(
-    deck: Sequence[int], rules: RuleSet, dealer: int
-) -> tuple[list[CardSet], CardSet, tuple[int, ...]]:
-    """Hands, field and stock (top card first) from a shuffled deck."""
-    others, fields, dealers = _deal_plan(
-        rules.hand_size, rules.field_size, 2 if rules.deal_in_pairs else 1
-    )
-    hands = [0, 0]
-    hands[1 - dealer] = sum(map(_BITS.__getitem__, others(deck)))
-    hands[dealer] = sum(map(_BITS.__getitem__, dealers(deck)))
-    field = sum(map(_BITS.__getitem__, fields(deck)))
-    return hands, field, tuple(deck[2 * rules.hand_size + rules.field_size :])
+    deck: Sequence[int], dealing: _Dealing, dealer: int
+) -> tuple[list[list[int]], CardSet, tuple[int, ...]]:
+    """Hands (their cards, lowest first), field and stock (top card first) from a
+    shuffled deck."""
+    hands: list[list[int]] = [[], []]
+    hands[1 - dealer] = sorted(dealing.to_other(deck))
+    hands[dealer] = sorted(dealing.to_dealer(deck))
+    return hands, _set_of(dealing.to_field(deck)), tuple(dealing.to_stock(deck))
+
+
+def _set_of(cards: Iterable[int]) -> CardSet:
+    return sum(map(_BITS.__getitem__, cards))
