@@ -208,15 +208,15 @@ class _ObservationSlots:
 
     __slots__ = (
         "_events",
+        "_history",
         "_scorer",
-        "_snapshot",
+        "_yaku",
         "calls",
         "captured",
         "dealer",
         "decided",
         "field",
         "hand",
-        "history",
         "legal_actions",
         "match",
         "month",
@@ -228,14 +228,8 @@ class _ObservationSlots:
         "seat",
         "stock_size",
         "turn",
-        "yaku",
     )
 
-    # Stored when the view is built: every player reads the legal actions, and the
-    # match view is one shared object.
-    legal_actions: tuple[Action, ...]
-    match: MatchView | None
-    # Stored when first read (see Observation.__getattr__): most players read few.
     seat: int
     rules: RuleSet
     phase: Phase
@@ -248,17 +242,19 @@ class _ObservationSlots:
     captured: tuple[CardSet, CardSet]
     stock_size: int
     pending_card: int | None
+    # Not lazy like yaku and history: every player reads it, and a property's first
+    # read costs as much again as working it out.
+    legal_actions: tuple[Action, ...]
     calls: tuple[int, int]
-    yaku: tuple[dict[str, int], dict[str, int]]
     decided: tuple[dict[str, int] | None, dict[str, int] | None]
-    history: tuple[Event, ...]
     result: RoundResult | None
+    match: MatchView | None
+    # Public snapshots from which the lazy attributes are computed on first read (None:
+    # not yet), since most players never read most of them.
     _scorer: Scorer
     _events: tuple[tuple[int, str, int, CardSet], ...]
-    _snapshot: tuple[Any, ...] | None
-    """The public state the other attributes are unpacked from (None once they are),
-    in the order of ``_UNPACKED``: a tuple built in one step costs a fraction of the
-    stores."""
+    _yaku: tuple[dict[str, int], dict[str, int]] | None
+    _history: tuple[Event, ...] | None
 
 
 class Observation(_ObservationSlots):
@@ -268,7 +264,7 @@ class Observation(_ObservationSlots):
     no reference to the round: only copies of its public parts. ``decided`` holds each
     player's yaku at their last koi-koi (None before any): it decides when the
     stop-or-koi-koi choice reopens. ``legal_actions`` holds this seat's legal actions
-    (none while the other seat is to move); the other attributes are worked out when
+    (none while the other seat is to move); ``yaku`` and ``history`` are computed when
     first read. Observations are read-only and compare by what they show.
     """
 
@@ -312,44 +308,38 @@ class Observation(_ObservationSlots):
             "pending_card": pending_card,
             "legal_actions": legal_actions,
             "calls": calls,
-            "yaku": yaku,
             "decided": decided,
-            "history": history,
             "result": result,
             "match": match,
             "_scorer": scorer_for(rules),
             "_events": history,
-            "_snapshot": None,
+            "_yaku": yaku,
+            "_history": history,
         }
         for name, value in given.items():
             object.__setattr__(self, name, value)
 
-    def __getattr__(self, name: str) -> object:
-        """An attribute not stored yet (Python asks only then): unpack the snapshot,
-        or work out ``yaku`` or ``history``; then it is stored like the others."""
-        snapshot = self._snapshot  # always stored, so this never comes back here
-        if snapshot is not None:
-            for store, value in zip(_UNPACKED, snapshot, strict=True):
-                store(self, value)
-            if self.phase is not _HAND_CHOICE and self.phase is not _DRAW_CHOICE:
-                # The snapshot holds the round's last pending card whatever the phase
-                # (a card shown face up when it was pending): only a choice shows it.
-                _store_pending_card(self, None)
-            _store_snapshot(self, None)
-        elif name == "yaku":
-            score, captured, calls = self._scorer.score, self.captured, self.calls
-            _store_yaku(
-                self,
-                (
-                    score(captured[0], self.month, calls[0] > 0),
-                    score(captured[1], self.month, calls[1] > 0),
-                ),
+    @property
+    def yaku(self) -> tuple[dict[str, int], dict[str, int]]:
+        """Each seat's yaku from its captured cards (hand yaku not included)."""
+        yaku = self._yaku
+        if yaku is None:
+            score, calls = self._scorer.score, self.calls
+            yaku = (
+                score(self.captured[0], self.month, calls[0] > 0),
+                score(self.captured[1], self.month, calls[1] > 0),
             )
-        elif name == "history":
-            _store_history(self, tuple(map(Event._make, self._events)))
-        else:
-            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
-        return getattr(self, name)
+            object.__setattr__(self, "_yaku", yaku)
+        return yaku
+
+    @property
+    def history(self) -> tuple[Event, ...]:
+        """The cards that went down so far, in order."""
+        history = self._history
+        if history is None:
+            history = tuple(map(Event._make, self._events))
+            object.__setattr__(self, "_history", history)
+        return history
 
     @property
     def unseen(self) -> CardSet:
@@ -407,42 +397,6 @@ _SHOWN = (
 )
 """The public attributes of an observation, in its constructor's order."""
 _shown = attrgetter(*_SHOWN)
-
-
-def _slot_store(name: str) -> Callable[[_ObservationSlots, Any], None]:
-    """A store into an observation's slot that its read-only ``__setattr__`` does not see."""
-    store: Callable[[_ObservationSlots, Any], None] = getattr(_ObservationSlots, name).__set__
-    return store
-
-
-_UNPACKED = tuple(
-    map(
-        _slot_store,
-        (
-            "seat",
-            "rules",
-            "phase",
-            "turn",
-            "dealer",
-            "month",
-            "hand",
-            "opponent_hand_size",
-            "field",
-            "captured",
-            "stock_size",
-            "pending_card",
-            "calls",
-            "decided",
-            "result",
-            "_scorer",
-            "_events",
-        ),
-    )
-)
-"""Stores of the attributes a snapshot holds, in its order (:meth:`Round.observation`)."""
-_store_pending_card, _store_snapshot, _store_yaku, _store_history = map(
-    _slot_store, ("pending_card", "_snapshot", "yaku", "history")
-)
 
 
 def _legal_moves(
@@ -735,8 +689,18 @@ class Round:
         Cheap: copies of the public state, with the rest computed if it is read.
         """
         obs = _ObservationSlots()  # a third cheaper than object.__new__(_ObservationSlots)
-        phase = self.phase
-        hands = self.hands
+        obs.seat = seat
+        obs.rules = self.rules
+        obs.phase = phase = self.phase
+        obs.turn = self.turn
+        obs.dealer = self.dealer
+        obs.month = self.month
+        obs.hand = self.hands[seat]
+        obs.opponent_hand_size = self.hands[1 - seat].bit_count()
+        obs.field = self.field
+        obs.captured = (self.captured[0], self.captured[1])
+        obs.stock_size = len(self.stock) - self._stock_pos
+        obs.pending_card = self._pending if phase is _HAND_CHOICE or phase is _DRAW_CHOICE else None
         obs.legal_actions = (
             tuple(
                 _legal_moves(phase, self.rules, self._hand_cards[seat], self.field, self._pending)
@@ -744,28 +708,13 @@ class Round:
             if seat == self.turn
             else ()
         )
-        # Only what the seat may see: the other hand's size, the stock's size, copies.
-        captured, calls = self.captured, self.calls
-        obs._snapshot = (
-            seat,
-            self.rules,
-            phase,
-            self.turn,
-            self.dealer,
-            self.month,
-            hands[seat],
-            hands[1 - seat].bit_count(),
-            self.field,
-            (captured[0], captured[1]),
-            len(self.stock) - self._stock_pos,
-            self._pending,
-            (calls[0], calls[1]),
-            self._baseline,
-            self.result,
-            self._scorer,
-            tuple(self.history),
-        )
+        obs.calls = (self.calls[0], self.calls[1])
+        obs.decided = self._baseline
+        obs.result = self.result
         obs.match = match
+        obs._scorer = self._scorer
+        obs._events = tuple(self.history)
+        obs._yaku = obs._history = None
         obs.__class__ = Observation
         # Not typing.cast: a call that costs a twentieth of building the view.
         return obs  # type: ignore[return-value]
