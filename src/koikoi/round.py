@@ -814,11 +814,7 @@ class Round:
                 (self.field & MONTH_MASK_OF[self._pending]) >> chosen & 1
             ):
                 raise IllegalActionError(action, self.legal_actions())
-            if phase is _DRAW_CHOICE:
-                self._lay(seat, self._pending, 1 << chosen, DRAWN)
-                self._end_turn(seat)
-                return
-            self._lay(seat, self._pending, 1 << chosen, PLAYED)
+            self._lay(seat, self._pending, 1 << chosen, PLAYED if phase is _HAND_CHOICE else DRAWN)
         elif phase is _DECISION and action == KOIKOI and type(action) is int:
             self.calls[seat] += 1
             decided = self._pending_yaku
@@ -830,8 +826,6 @@ class Round:
             # A tuple, replaced rather than changed, so observations can share it.
             self._baseline = (decided, baseline[1]) if seat == 0 else (baseline[0], decided)
             self._pending_yaku = None
-            self._next_turn(seat)
-            return
         elif phase is _DECISION and action == STOP and type(action) is int:
             yaku = self._pending_yaku
             assert yaku is not None
@@ -839,25 +833,42 @@ class Round:
             return
         else:
             raise IllegalActionError(action, self.legal_actions())
-        # The hand card is down: the stock's top card is drawn, here rather than in a
-        # method of its own, whose call cost a fifth as much as the draw.
-        pos = self._stock_pos
-        if pos < len(self.stock):
-            card = self.stock[pos]
-            self._stock_pos = pos + 1
-            field = self.field
-            matches = field & MONTH_MASK_OF[card]
-            if matches:
-                if matches.bit_count() == 2:
-                    self.phase = _DRAW_CHOICE
-                    self._pending = card
+        # The rest of the turn is here rather than in methods of its own, whose calls
+        # cost a fifth as much as the rest of a move.
+        if phase is not _DECISION:
+            if phase is not _DRAW_CHOICE:
+                # The hand card is down: the stock's top card is drawn.
+                pos = self._stock_pos
+                if pos < len(self.stock):
+                    card = self.stock[pos]
+                    self._stock_pos = pos + 1
+                    field = self.field
+                    matches = field & MONTH_MASK_OF[card]
+                    if matches:
+                        if matches.bit_count() == 2:
+                            self.phase = _DRAW_CHOICE
+                            self._pending = card
+                            return
+                        self.field = field ^ matches
+                        self.captured[seat] |= matches | _BITS[card]
+                    else:
+                        self.field = field | _BITS[card]
+                    self.history.append((seat, DRAWN, card, matches))
+            captured = self.captured[seat]
+            # Yaku only change with captures, and a yaku held at the start of the turn
+            # has already had its decision.
+            if captured != self._turn_start:
+                yaku = self._scorer.score(captured, self.month, self.calls[seat] > 0)
+                if yaku and self._triggered(seat, yaku):
+                    self._yaku_made(seat, yaku)
                     return
-                self.field = field ^ matches
-                self.captured[seat] |= matches | _BITS[card]
-            else:
-                self.field = field | _BITS[card]
-            self.history.append((seat, DRAWN, card, matches))
-        self._end_turn(seat)
+        # The turn is over (after a koi-koi call too): the other seat's, or the end.
+        if (not self.hands[0] and not self.hands[1]) or self._stock_pos == len(self.stock):
+            self._finish_exhausted()
+        else:
+            self.turn = 1 - seat
+            self.phase = _PLAY
+            self._turn_start = self.captured[1 - seat]
 
     def _may_play(self, hand: list[int], card: int) -> bool:
         """``forced_capture``: a card that matches nothing only when no hand card matches."""
@@ -873,25 +884,16 @@ class Round:
             self.field |= 1 << card
         self.history.append((seat, source, card, taken))
 
-    def _end_turn(self, seat: int) -> None:
-        captured = self.captured[seat]
-        # Yaku only change with captures, and a yaku held at the start of the turn has
-        # already had its decision.
-        if captured == self._turn_start:
-            self._next_turn(seat)
-            return
-        yaku = self._scorer.score(captured, self.month, self.calls[seat] > 0)
-        if yaku and self._triggered(seat, yaku):
-            final = not self.hands[seat] or self._stock_pos == len(self.stock)
-            if final:
-                self._finish_stop(seat, yaku, FINAL_TURN)
-            elif not self._may_call(seat):
-                self._finish_stop(seat, yaku, NO_CALL_ALLOWED)
-            else:
-                self.phase = _DECISION
-                self._pending_yaku = yaku
-            return
-        self._next_turn(seat)
+    def _yaku_made(self, seat: int, yaku: dict[str, int]) -> None:
+        """A turn made new yaku: the round ends on the last turn or where no call is
+        allowed; otherwise the seat decides."""
+        if not self.hands[seat] or self._stock_pos == len(self.stock):
+            self._finish_stop(seat, yaku, FINAL_TURN)
+        elif not self._may_call(seat):
+            self._finish_stop(seat, yaku, NO_CALL_ALLOWED)
+        else:
+            self.phase = _DECISION
+            self._pending_yaku = yaku
 
     def _triggered(self, seat: int, yaku: dict[str, int]) -> bool:
         baseline = self._baseline[seat]
@@ -906,14 +908,6 @@ class Round:
         if rules.max_koikoi and self.calls[seat] >= rules.max_koikoi:
             return False
         return rules.koikoi_after_opponent or not self.calls[1 - seat]
-
-    def _next_turn(self, seat: int) -> None:
-        if (not self.hands[0] and not self.hands[1]) or self._stock_pos == len(self.stock):
-            self._finish_exhausted()
-        else:
-            self.turn = 1 - seat
-            self.phase = _PLAY
-            self._turn_start = self.captured[1 - seat]
 
     # -- endings -----------------------------------------------------------------------
 
