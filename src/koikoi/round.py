@@ -701,13 +701,15 @@ class Round:
         obs.captured = (self.captured[0], self.captured[1])
         obs.stock_size = len(self.stock) - self._stock_pos
         obs.pending_card = self._pending if phase is _HAND_CHOICE or phase is _DRAW_CHOICE else None
-        obs.legal_actions = (
-            tuple(
+        if seat != self.turn:
+            obs.legal_actions = ()
+        elif phase is _PLAY and not self.rules.forced_capture:
+            # Any hand card, as _legal_moves says: the commonest case, without its call.
+            obs.legal_actions = tuple(self._hand_cards[seat])
+        else:
+            obs.legal_actions = tuple(
                 _legal_moves(phase, self.rules, self._hand_cards[seat], self.field, self._pending)
             )
-            if seat == self.turn
-            else ()
-        )
         obs.calls = (self.calls[0], self.calls[1])
         obs.decided = self._baseline
         obs.result = self.result
