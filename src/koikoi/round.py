@@ -529,7 +529,9 @@ class Round:
                 holders = [hand_yaku(hands[0], rules), hand_yaku(hands[1], rules)]
                 if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
                     continue
-            return cls._start(rules, dealer, hands, cards, field, stock, month, holders)
+            return cls._start(
+                rules, dealing.scorer, dealer, hands, cards, field, stock, month, holders
+            )
         raise RulesError([f"these rules redeal {MAX_REDEALS} times in a row; they cannot deal"])
 
     @classmethod
@@ -583,13 +585,22 @@ class Round:
             raise DealError("both hands hold a hand yaku; under these rules that deal is redealt")
         hand_cards = [ids(hand_sets[0]), ids(hand_sets[1])]
         return cls._start(
-            rules, dealer, hand_sets, hand_cards, field_set, stock_ids, month, holders
+            rules,
+            scorer_for(rules),
+            dealer,
+            hand_sets,
+            hand_cards,
+            field_set,
+            stock_ids,
+            month,
+            holders,
         )
 
     @classmethod
     def _start(
         cls,
         rules: RuleSet,
+        scorer: Scorer,
         dealer: int,
         hands: list[CardSet],
         hand_cards: list[list[int]],
@@ -600,7 +611,7 @@ class Round:
     ) -> Round:
         game = object.__new__(cls)
         game.rules = rules
-        game._scorer = scorer_for(rules)
+        game._scorer = scorer
         game.month = month
         game.dealer = dealer
         game.hands = hands
@@ -1009,7 +1020,7 @@ _Picker = Callable[[Sequence[int]], Sequence[int]]
 class _Dealing(NamedTuple):
     """How a rule set deals, worked out once rather than for every deal: pickers of
     the deck positions that go to the non-dealer, the field, the dealer and the stock,
-    and whether a dealt hand or field needs any check at all."""
+    whether a dealt hand or field needs any check at all, and the scorer."""
 
     to_other: _Picker
     to_field: _Picker
@@ -1017,6 +1028,7 @@ class _Dealing(NamedTuple):
     to_stock: _Picker
     redeals: bool  # some redeal rule is on
     hand_yaku: bool  # teshi or kuttsuki scores
+    scorer: Scorer
 
 
 @lru_cache(maxsize=64)
@@ -1044,6 +1056,7 @@ def _dealing(rules: RuleSet) -> _Dealing:
             or rules.redeal_hand_four_pairs
         ),
         hand_yaku=bool(rules.teshi or rules.kuttsuki),
+        scorer=scorer_for(rules),
     )
 
 
