@@ -190,7 +190,8 @@ class Match:
         """Book the current round if it is over and deal on (for callers that apply
         actions to ``round`` themselves, as :func:`koikoi.sim.play_out` does)."""
         # Rounds can end without an action (hand yaku), so keep dealing until one is live.
-        while self.round.is_over:
+        # (The phase, not Round.is_over: this runs twice for every simulated deal.)
+        while self.round.phase is _OVER:
             result = self.round.result
             assert result is not None
             self.results.append(result)
