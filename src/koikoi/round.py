@@ -1045,9 +1045,12 @@ def _dealing(rules: RuleSet) -> _Dealing:
             take = min(step, sizes[target] - len(positions))
             positions.extend(range(pos, pos + take))
             pos += take
+    to_other, to_field, to_dealer = plan
     return _Dealing(
-        *map(_picker, plan),
-        _picker(list(range(pos, CARD_COUNT))),
+        to_other=_picker(to_other),
+        to_field=_picker(to_field),
+        to_dealer=_picker(to_dealer),
+        to_stock=_picker(list(range(pos, CARD_COUNT))),
         redeals=(
             rules.redeal_four_of_month
             or rules.redeal_three_of_month
