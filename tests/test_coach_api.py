@@ -9,9 +9,12 @@ import pytest
 from starlette.testclient import TestClient
 
 from koikoi.cards import SLUGS, ids
+from koikoi.record import Record
 from koikoi.server.games import COMPUTER, PLAYING
-from koikoi.store.models import Review
+from koikoi.store.models import Review, TableReview
 from servers import browser, make_app, new_game, plain_move, play_on, sign_up, stored_game
+from test_coach import choices_of
+from test_tables import move, mover, seated_pair
 
 
 @pytest.fixture
@@ -109,3 +112,26 @@ def test_a_finished_match_is_reviewed_once_and_kept(client: TestClient) -> None:
     # Public, like the replay; the second answer is the one kept.
     assert browser(app, "198.51.100.4").get(f"/api/games/{state['id']}/review").json() == review
     assert client.get("/api/games/no-such-game/review").status_code == 404
+
+
+def test_a_finished_match_between_people_is_reviewed_for_each_seat(app: Any) -> None:
+    host, friend, table_id = seated_pair(app)
+    assert host.get(f"/api/tables/{table_id}/review?seat=0").status_code == 409
+    for _ in range(12):
+        client, state = mover(host, friend, table_id)
+        move(client, table_id, state)
+    friend.post(f"/api/tables/{table_id}/resign")
+    table = app.state.services.tables.load(table_id)
+    record = Record(table.rules, tuple(table.actions), seed=table.seed)
+    for seat in (0, 1):
+        response = browser(app).get(f"/api/tables/{table_id}/review?seat={seat}")
+        assert response.status_code == 200, response.text
+        body = response.json()
+        assert body["seat"] == seat
+        assert [d["index"] for d in body["decisions"]] == choices_of(record, seat)
+        assert browser(app).get(f"/api/tables/{table_id}/review?seat={seat}").json() == body
+    with app.state.services.database() as db:
+        assert db.get(TableReview, (table_id, 1, body["coach"])) is not None
+    assert host.get(f"/api/tables/{table_id}/review?seat=2").status_code == 422
+    assert host.get(f"/api/tables/{table_id}/review").status_code == 422
+    assert host.get("/api/tables/no-such-table/review?seat=0").status_code == 404

@@ -59,6 +59,8 @@ TABLES = {
     "password_throttle",
     "tables",
     "match_queue",
+    "reviews",
+    "table_reviews",
     "server_secrets",
     "alembic_version",
 }

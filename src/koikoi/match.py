@@ -82,7 +82,7 @@ class Match:
         else:
             dealer = rng.randrange(2)
         self.round = self._deal(dealer)
-        self._book_if_over()
+        self.book_round()
 
     @classmethod
     def single(cls, round: Round) -> Match:
@@ -94,7 +94,7 @@ class Match:
         game._begin(round.rules, None, None)
         game.round = round
         game._view = _GIVEN_DEAL_VIEW
-        game._book_if_over()
+        game.book_round()
         return game
 
     def _begin(self, rules: RuleSet, seed: int | None, rng: random.Random | None) -> None:
@@ -174,7 +174,7 @@ class Match:
         game.apply(action)
         self.actions.append(action)
         if game.phase is _OVER:
-            self._book_if_over()
+            self.book_round()
 
     def _continues(self) -> bool:
         if self._rng is None:
@@ -186,9 +186,12 @@ class Match:
             return False
         return len(self.results) < rules.rounds
 
-    def _book_if_over(self) -> None:
+    def book_round(self) -> None:
+        """Book the current round if it is over and deal on (for callers that apply
+        actions to ``round`` themselves, as :func:`koikoi.sim.play_out` does)."""
         # Rounds can end without an action (hand yaku), so keep dealing until one is live.
-        while self.round.is_over:
+        # (The phase, not Round.is_over: this runs twice for every simulated deal.)
+        while self.round.phase is _OVER:
             result = self.round.result
             assert result is not None
             self.results.append(result)

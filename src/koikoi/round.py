@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from enum import Enum
 from functools import lru_cache
@@ -400,20 +400,25 @@ _shown = attrgetter(*_SHOWN)
 
 
 def _legal_moves(
-    phase: Phase, rules: RuleSet, hand: CardSet, field: CardSet, pending: int
-) -> list[Action]:
-    """The mover's legal actions, from what the mover sees (shared by rounds and views)."""
+    phase: Phase, rules: RuleSet, hand: list[int], field: CardSet, pending: int
+) -> Sequence[Action]:
+    """The mover's legal actions, from what the mover sees (shared by rounds and views):
+    ``hand`` is the mover's hand cards, lowest first. It may be ``hand`` itself, so
+    callers copy it."""
     if phase is _PLAY:
         if rules.forced_capture:
-            matching = [c for c in ids(hand) if field & MONTH_MASK_OF[c]]
+            matching = [c for c in hand if field & MONTH_MASK_OF[c]]
             if matching:
                 return matching
-        return ids(hand)
+        return hand
     if phase is _DECISION:
-        return [KOIKOI, STOP]
+        return _DECISIONS
     if phase is _OVER:
-        return []
+        return ()
     return [CAPTURE_BASE + c for c in ids(field & MONTH_MASK_OF[pending])]
+
+
+_DECISIONS = (KOIKOI, STOP)
 
 
 def _field_redeals(field: CardSet, rules: RuleSet) -> bool:
@@ -447,6 +452,7 @@ class Round:
     __slots__ = (
         "_baseline",
         "_dealt",
+        "_hand_cards",
         "_pending",
         "_pending_yaku",
         "_scorer",
@@ -487,6 +493,10 @@ class Round:
     _pending_yaku: dict[str, int] | None
     _baseline: tuple[dict[str, int] | None, dict[str, int] | None]
     _dealt: tuple[CardSet, CardSet, CardSet]
+    _hand_cards: list[list[int]]
+    """Each hand's cards, lowest first, kept with ``hands``: what a seat may play, listed
+    when dealt and then changed a card at a time (listing a set's cards costs more than
+    the rest of a move)."""
 
     # -- building ----------------------------------------------------------------------
 
@@ -504,15 +514,24 @@ class Round:
         ``month`` is the round's month (1-12) for ``tsukifuda``; 0 is unknown.
         """
         rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+        dealing = _dealing(rules)
         for _ in range(MAX_REDEALS):
-            deck = shuffled_deck(rng)
-            hands, field, stock = _deal_from(deck, rules, dealer)
-            if _field_redeals(field, rules) or any(_hand_redeals(hand, rules) for hand in hands):
+            cards, field, stock = _deal_from(shuffled_deck(rng), dealing, dealer)
+            hands = [_set_of(cards[0]), _set_of(cards[1])]
+            if dealing.redeals and (
+                _field_redeals(field, rules)
+                or _hand_redeals(hands[0], rules)
+                or _hand_redeals(hands[1], rules)
+            ):
                 continue
-            holders = [hand_yaku(hand, rules) for hand in hands]
-            if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
-                continue
-            return cls._start(rules, dealer, hands, field, stock, month, holders)
+            holders: list[dict[str, int]] = [{}, {}]
+            if dealing.hand_yaku:
+                holders = [hand_yaku(hands[0], rules), hand_yaku(hands[1], rules)]
+                if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
+                    continue
+            return cls._start(
+                rules, dealing.scorer, dealer, hands, cards, field, stock, month, holders
+            )
         raise RulesError([f"these rules redeal {MAX_REDEALS} times in a row; they cannot deal"])
 
     @classmethod
@@ -564,14 +583,27 @@ class Round:
         holders = [hand_yaku(hand, rules) for hand in hand_sets]
         if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
             raise DealError("both hands hold a hand yaku; under these rules that deal is redealt")
-        return cls._start(rules, dealer, hand_sets, field_set, stock_ids, month, holders)
+        hand_cards = [ids(hand_sets[0]), ids(hand_sets[1])]
+        return cls._start(
+            rules,
+            scorer_for(rules),
+            dealer,
+            hand_sets,
+            hand_cards,
+            field_set,
+            stock_ids,
+            month,
+            holders,
+        )
 
     @classmethod
     def _start(
         cls,
         rules: RuleSet,
+        scorer: Scorer,
         dealer: int,
         hands: list[CardSet],
+        hand_cards: list[list[int]],
         field: CardSet,
         stock: tuple[int, ...],
         month: int,
@@ -579,10 +611,11 @@ class Round:
     ) -> Round:
         game = object.__new__(cls)
         game.rules = rules
-        game._scorer = scorer_for(rules)
+        game._scorer = scorer
         game.month = month
         game.dealer = dealer
         game.hands = hands
+        game._hand_cards = hand_cards
         game.field = field
         game.stock = stock
         game._stock_pos = 0
@@ -613,6 +646,7 @@ class Round:
         other.month = self.month
         other.dealer = self.dealer
         other.hands = self.hands.copy()
+        other._hand_cards = [self._hand_cards[0].copy(), self._hand_cards[1].copy()]
         other.field = self.field
         other.stock = self.stock
         other._stock_pos = self._stock_pos
@@ -678,11 +712,15 @@ class Round:
         obs.captured = (self.captured[0], self.captured[1])
         obs.stock_size = len(self.stock) - self._stock_pos
         obs.pending_card = self._pending if phase is _HAND_CHOICE or phase is _DRAW_CHOICE else None
-        obs.legal_actions = (
-            tuple(_legal_moves(phase, self.rules, obs.hand, self.field, self._pending))
-            if seat == self.turn
-            else ()
-        )
+        if seat != self.turn:
+            obs.legal_actions = ()
+        elif phase is _PLAY and not self.rules.forced_capture:
+            # Any hand card, as _legal_moves says: the commonest case, without its call.
+            obs.legal_actions = tuple(self._hand_cards[seat])
+        else:
+            obs.legal_actions = tuple(
+                _legal_moves(phase, self.rules, self._hand_cards[seat], self.field, self._pending)
+            )
         obs.calls = (self.calls[0], self.calls[1])
         obs.decided = self._baseline
         obs.result = self.result
@@ -726,6 +764,7 @@ class Round:
         hands[obs.seat] = obs.hand
         hands[1 - obs.seat] = opponent_hand
         game.hands = hands
+        game._hand_cards = [ids(hands[0]), ids(hands[1])]
         game.field = obs.field
         game.stock = tuple(stock)
         game._stock_pos = 0
@@ -746,8 +785,10 @@ class Round:
         return game
 
     def legal_actions(self) -> list[Action]:
-        return _legal_moves(
-            self.phase, self.rules, self.hands[self.turn], self.field, self._pending
+        return list(
+            _legal_moves(
+                self.phase, self.rules, self._hand_cards[self.turn], self.field, self._pending
+            )
         )
 
     # -- moves -------------------------------------------------------------------------
@@ -757,16 +798,16 @@ class Round:
         phase = self.phase
         seat = self.turn
         if phase is _PLAY:
-            hand = self.hands[seat]
+            cards = self._hand_cards[seat]
             if (
                 type(action) is not int
-                or not 0 <= action < CAPTURE_BASE
-                or not hand & _BITS[action]
-                or (self.rules.forced_capture and not self._may_play(hand, action))
+                or action not in cards
+                or (self.rules.forced_capture and not self._may_play(cards, action))
             ):
                 raise IllegalActionError(action, self.legal_actions())
+            cards.remove(action)
             bit = _BITS[action]
-            self.hands[seat] = hand ^ bit
+            self.hands[seat] ^= bit
             field = self.field
             matches = field & MONTH_MASK_OF[action]
             # Inlined _lay: this is the hottest line of every simulation.
@@ -786,11 +827,7 @@ class Round:
                 (self.field & MONTH_MASK_OF[self._pending]) >> chosen & 1
             ):
                 raise IllegalActionError(action, self.legal_actions())
-            if phase is _DRAW_CHOICE:
-                self._lay(seat, self._pending, 1 << chosen, DRAWN)
-                self._end_turn(seat)
-                return
-            self._lay(seat, self._pending, 1 << chosen, PLAYED)
+            self._lay(seat, self._pending, 1 << chosen, PLAYED if phase is _HAND_CHOICE else DRAWN)
         elif phase is _DECISION and action == KOIKOI and type(action) is int:
             self.calls[seat] += 1
             decided = self._pending_yaku
@@ -802,8 +839,6 @@ class Round:
             # A tuple, replaced rather than changed, so observations can share it.
             self._baseline = (decided, baseline[1]) if seat == 0 else (baseline[0], decided)
             self._pending_yaku = None
-            self._next_turn(seat)
-            return
         elif phase is _DECISION and action == STOP and type(action) is int:
             yaku = self._pending_yaku
             assert yaku is not None
@@ -811,32 +846,47 @@ class Round:
             return
         else:
             raise IllegalActionError(action, self.legal_actions())
-        # The hand card is down: the stock's top card is drawn, here rather than in a
-        # method of its own, whose call cost a fifth as much as the draw.
-        pos = self._stock_pos
-        if pos < len(self.stock):
-            card = self.stock[pos]
-            self._stock_pos = pos + 1
-            field = self.field
-            matches = field & MONTH_MASK_OF[card]
-            if matches:
-                if matches.bit_count() == 2:
-                    self.phase = _DRAW_CHOICE
-                    self._pending = card
+        # The rest of the turn is here rather than in methods of its own, whose calls
+        # cost a fifth as much as the rest of a move.
+        if phase is not _DECISION:
+            if phase is not _DRAW_CHOICE:
+                # The hand card is down: the stock's top card is drawn.
+                pos = self._stock_pos
+                if pos < len(self.stock):
+                    card = self.stock[pos]
+                    self._stock_pos = pos + 1
+                    field = self.field
+                    matches = field & MONTH_MASK_OF[card]
+                    if matches:
+                        if matches.bit_count() == 2:
+                            self.phase = _DRAW_CHOICE
+                            self._pending = card
+                            return
+                        self.field = field ^ matches
+                        self.captured[seat] |= matches | _BITS[card]
+                    else:
+                        self.field = field | _BITS[card]
+                    self.history.append((seat, DRAWN, card, matches))
+            captured = self.captured[seat]
+            # Yaku only change with captures, and a yaku held at the start of the turn
+            # has already had its decision.
+            if captured != self._turn_start:
+                yaku = self._scorer.score(captured, self.month, self.calls[seat] > 0)
+                if yaku and self._triggered(seat, yaku):
+                    self._yaku_made(seat, yaku)
                     return
-                self.field = field ^ matches
-                self.captured[seat] |= matches | _BITS[card]
-            else:
-                self.field = field | _BITS[card]
-            self.history.append((seat, DRAWN, card, matches))
-        self._end_turn(seat)
+        # The turn is over (after a koi-koi call too): the other seat's, or the end.
+        if (not self.hands[0] and not self.hands[1]) or self._stock_pos == len(self.stock):
+            self._finish_exhausted()
+        else:
+            self.turn = 1 - seat
+            self.phase = _PLAY
+            self._turn_start = self.captured[1 - seat]
 
-    def _may_play(self, hand: CardSet, card: int) -> bool:
+    def _may_play(self, hand: list[int], card: int) -> bool:
         """``forced_capture``: a card that matches nothing only when no hand card matches."""
         field = self.field
-        return bool(field & MONTH_MASK_OF[card]) or not any(
-            field & MONTH_MASK_OF[c] for c in ids(hand)
-        )
+        return bool(field & MONTH_MASK_OF[card]) or not any(field & MONTH_MASK_OF[c] for c in hand)
 
     def _lay(self, seat: int, card: int, taken: CardSet, source: str) -> None:
         """A card goes down: it captures ``taken``, or stays on the field when that is 0."""
@@ -847,25 +897,16 @@ class Round:
             self.field |= 1 << card
         self.history.append((seat, source, card, taken))
 
-    def _end_turn(self, seat: int) -> None:
-        captured = self.captured[seat]
-        # Yaku only change with captures, and a yaku held at the start of the turn has
-        # already had its decision.
-        if captured == self._turn_start:
-            self._next_turn(seat)
-            return
-        yaku = self._scorer.score(captured, self.month, self.calls[seat] > 0)
-        if yaku and self._triggered(seat, yaku):
-            final = not self.hands[seat] or self._stock_pos == len(self.stock)
-            if final:
-                self._finish_stop(seat, yaku, FINAL_TURN)
-            elif not self._may_call(seat):
-                self._finish_stop(seat, yaku, NO_CALL_ALLOWED)
-            else:
-                self.phase = _DECISION
-                self._pending_yaku = yaku
-            return
-        self._next_turn(seat)
+    def _yaku_made(self, seat: int, yaku: dict[str, int]) -> None:
+        """A turn made new yaku: the round ends on the last turn or where no call is
+        allowed; otherwise the seat decides."""
+        if not self.hands[seat] or self._stock_pos == len(self.stock):
+            self._finish_stop(seat, yaku, FINAL_TURN)
+        elif not self._may_call(seat):
+            self._finish_stop(seat, yaku, NO_CALL_ALLOWED)
+        else:
+            self.phase = _DECISION
+            self._pending_yaku = yaku
 
     def _triggered(self, seat: int, yaku: dict[str, int]) -> bool:
         baseline = self._baseline[seat]
@@ -880,14 +921,6 @@ class Round:
         if rules.max_koikoi and self.calls[seat] >= rules.max_koikoi:
             return False
         return rules.koikoi_after_opponent or not self.calls[1 - seat]
-
-    def _next_turn(self, seat: int) -> None:
-        if (not self.hands[0] and not self.hands[1]) or self._stock_pos == len(self.stock):
-            self._finish_exhausted()
-        else:
-            self.turn = 1 - seat
-            self.phase = _PLAY
-            self._turn_start = self.captured[1 - seat]
 
     # -- endings -----------------------------------------------------------------------
 
@@ -934,21 +967,38 @@ class Round:
 
 
 _DECK_ORDERS = math.factorial(CARD_COUNT)
+_TAIL = 6
+"""The last cards of a deck, which come from one lookup (of 6! orders)."""
 _RADIX_PAIRS = tuple(
     (radix * (radix - 1), tuple((low, high) for high in range(radix - 1) for low in range(radix)))
-    for radix in range(CARD_COUNT, 0, -2)
+    for radix in range(CARD_COUNT, _TAIL, -2)
 )
-"""The radices of a deck's code two at a time (48 and 47, down to 2 and 1): their
+"""The radices of a deck's code two at a time (48 and 47, down to the tail's): their
 product, and the two digits, low first, of each number below it."""
 
 
-def shuffled_deck(rng: random.Random) -> list[int]:
-    """A uniformly random order of the 48 cards.
+def _order(code: int, count: int) -> list[int]:
+    """The order of ``count`` things that a code below ``count!`` stands for: its digits,
+    lowest first, in radices ``count`` down to 1, each picking one of the things left."""
+    remaining = list(range(count))
+    order = []
+    for radix in range(count, 0, -1):
+        code, digit = divmod(code, radix)
+        order.append(remaining.pop(digit))
+    return order
 
-    One draw below 48! read as a mixed-radix number picks each next card: about a third
-    cheaper than ``random.shuffle``, and the same order for a seed on every platform.
-    The digits come two to a division, from a table: dividing the 203-bit draw costs
-    more than anything else here.
+
+_TAIL_ORDERS = tuple(itemgetter(*_order(code, _TAIL)) for code in range(math.factorial(_TAIL)))
+"""What the tail's part of a code does to the cards left: puts them in its order."""
+
+
+def shuffled_deck(rng: random.Random) -> list[int]:
+    """A uniformly random order of the 48 cards: the one that a draw below 48! stands for
+    (:func:`_order`).
+
+    About a third cheaper than ``random.shuffle``, and the same order for a seed on
+    every platform. The digits come two to a division, from a table: dividing the
+    203-bit draw costs more than anything else here.
     """
     code = rng.randrange(_DECK_ORDERS)
     remaining = list(range(CARD_COUNT))
@@ -960,28 +1010,57 @@ def shuffled_deck(rng: random.Random) -> list[int]:
         code //= product
         append(pop(low))
         append(pop(high))
+    deck += _TAIL_ORDERS[code](remaining)
     return deck
 
 
-@lru_cache(maxsize=64)
-def _deal_plan(hand_size: int, field_size: int, step: int) -> tuple[_Picker, _Picker, _Picker]:
-    """Pickers of the deck positions that go to the non-dealer, the field and the dealer.
+_Picker = Callable[[Sequence[int]], Sequence[int]]
 
-    Cards go in turn to the non-dealer, the field and the dealer, one at a time or
-    ``step`` at a time; a destination that is full is skipped.
-    """
+
+class _Dealing(NamedTuple):
+    """How a rule set deals, worked out once rather than for every deal: pickers of
+    the deck positions that go to the non-dealer, the field, the dealer and the stock,
+    whether a dealt hand or field needs any check at all, and the scorer."""
+
+    to_other: _Picker
+    to_field: _Picker
+    to_dealer: _Picker
+    to_stock: _Picker
+    redeals: bool  # some redeal rule is on
+    hand_yaku: bool  # teshi or kuttsuki scores
+    scorer: Scorer
+
+
+@lru_cache(maxsize=64)
+def _dealing(rules: RuleSet) -> _Dealing:
+    """Cards go in turn to the non-dealer, the field and the dealer, one at a time or
+    two at a time (``deal_in_pairs``); a destination that is full is skipped. The rest
+    is the stock, top card first."""
     plan: tuple[list[int], list[int], list[int]] = ([], [], [])
-    sizes = (hand_size, field_size, hand_size)
+    sizes = (rules.hand_size, rules.field_size, rules.hand_size)
+    step = 2 if rules.deal_in_pairs else 1
     pos = 0
-    while pos < 2 * hand_size + field_size:
+    while pos < sum(sizes):
         for target, positions in enumerate(plan):
             take = min(step, sizes[target] - len(positions))
             positions.extend(range(pos, pos + take))
             pos += take
-    return _picker(plan[0]), _picker(plan[1]), _picker(plan[2])
-
-
-_Picker = Callable[[Sequence[int]], Sequence[int]]
+    to_other, to_field, to_dealer = plan
+    return _Dealing(
+        to_other=_picker(to_other),
+        to_field=_picker(to_field),
+        to_dealer=_picker(to_dealer),
+        to_stock=_picker(list(range(pos, CARD_COUNT))),
+        redeals=(
+            rules.redeal_four_of_month
+            or rules.redeal_three_of_month
+            or rules.redeal_four_pairs
+            or rules.redeal_hand_four_of_month
+            or rules.redeal_hand_four_pairs
+        ),
+        hand_yaku=bool(rules.teshi or rules.kuttsuki),
+        scorer=scorer_for(rules),
+    )
 
 
 def _picker(positions: list[int]) -> _Picker:
@@ -995,14 +1074,15 @@ def _picker(positions: list[int]) -> _Picker:
 
 
 def _deal_from(
-    deck: Sequence[int], rules: RuleSet, dealer: int
-) -> tuple[list[CardSet], CardSet, tuple[int, ...]]:
-    """Hands, field and stock (top card first) from a shuffled deck."""
-    others, fields, dealers = _deal_plan(
-        rules.hand_size, rules.field_size, 2 if rules.deal_in_pairs else 1
-    )
-    hands = [0, 0]
-    hands[1 - dealer] = sum(map(_BITS.__getitem__, others(deck)))
-    hands[dealer] = sum(map(_BITS.__getitem__, dealers(deck)))
-    field = sum(map(_BITS.__getitem__, fields(deck)))
-    return hands, field, tuple(deck[2 * rules.hand_size + rules.field_size :])
+    deck: Sequence[int], dealing: _Dealing, dealer: int
+) -> tuple[list[list[int]], CardSet, tuple[int, ...]]:
+    """Hands (their cards, lowest first), field and stock (top card first) from a
+    shuffled deck."""
+    hands: list[list[int]] = [[], []]
+    hands[1 - dealer] = sorted(dealing.to_other(deck))
+    hands[dealer] = sorted(dealing.to_dealer(deck))
+    return hands, _set_of(dealing.to_field(deck)), tuple(dealing.to_stock(deck))
+
+
+def _set_of(cards: Iterable[int]) -> CardSet:
+    return sum(map(_BITS.__getitem__, cards))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import floor
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
 from koikoi.round import CAPTURE_BASE, STOP, Action, Observation, Phase
@@ -28,7 +29,8 @@ class RandomPlayer:
     def choose(self, observation: Observation) -> Action:
         legal = observation.legal_actions
         # A third of the cost of random.choice; its bias, parts in 2**53, cannot show.
-        return legal[int(self._random() * len(legal))]
+        # (floor, not int: the same for a product that is never negative, and cheaper.)
+        return legal[floor(self._random() * len(legal))]
 
 
 class GreedyPlayer:

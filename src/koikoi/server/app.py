@@ -23,7 +23,6 @@ from typing import Any
 from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
-from fastapi.staticfiles import StaticFiles
 from fastapi_offline import FastAPIOffline
 from sqlalchemy.orm import sessionmaker
 from starlette.exceptions import HTTPException
@@ -47,7 +46,7 @@ from koikoi.server.offline import Offline
 from koikoi.server.routes import accounts, boards, games, site, tables
 from koikoi.server.tablestore import TableStore
 from koikoi.server.thinking import Thinking
-from koikoi.server.traffic import AccessLog, BestCompression, HeadAsGet
+from koikoi.server.traffic import AccessLog, BestCompression, ClientFiles, HeadAsGet
 from koikoi.store.database import default_url, make_engine, upgrade
 
 # The client is all the project's own files: nothing from elsewhere may run, load or
@@ -139,7 +138,8 @@ def create_app(
     seeds = rng or random.SystemRandom()
     # Every process of a deployment signs with the same key: it names their channels.
     broker = make_broker(redis_url, hashlib.sha256(f"channels:{key}".encode()).hexdigest()[:16])
-    table_store = TableStore(database, clock, broker, seeds)
+    games = GameStore(database, clock, expert, thinking)
+    table_store = TableStore(database, clock, broker, seeds, games.reviews)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -174,7 +174,7 @@ def create_app(
         sessions=sessions,
         passwords=Passwords(password_hasher),
         throttle=Throttle(clock),
-        games=GameStore(database, clock, expert, thinking),
+        games=games,
         tables=table_store,
         broker=broker,
         seeds=seeds,
@@ -205,5 +205,5 @@ def create_app(
 
     for module, refusals in REFUSALS.items():
         app.include_router(module.router, responses=error_responses(*refusals, *EVERY_ROUTE))
-    app.mount("/static", StaticFiles(directory=str(web)), name="static")
+    app.mount("/static", ClientFiles(directory=str(web)), name="static")
     return app

@@ -20,7 +20,7 @@ from sqlalchemy import ColumnElement, and_, case, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
-from koikoi.coach import COACH_VERSION, HINT_ROLLOUTS, REVIEW_ROLLOUTS, advice, review_json
+from koikoi.coach import HINT_ROLLOUTS, REVIEW_ROLLOUTS, advice
 from koikoi.match import Match
 from koikoi.record import Record, RecordError, replay
 from koikoi.round import action_to_json
@@ -39,6 +39,7 @@ from koikoi.server.games import (
     rules_name,
 )
 from koikoi.server.rating import START, START_SIGMA, rated
+from koikoi.server.reviews import Reviews
 from koikoi.server.thinking import Chooser, Thinking
 from koikoi.store.models import Game, Rating, Review
 from koikoi.store.rows import insert_new
@@ -143,7 +144,9 @@ class GameStore:
         # The coach thinks as the expert does: a test server's smaller budget serves both.
         rollouts = expert_options.get("rollouts")
         self.coach_rollouts = rollouts or HINT_ROLLOUTS
-        self.review_rollouts = min(rollouts or REVIEW_ROLLOUTS, REVIEW_ROLLOUTS)
+        self.reviews = Reviews(
+            sessions, self.thinking, min(rollouts or REVIEW_ROLLOUTS, REVIEW_ROLLOUTS)
+        )
 
     def create(
         self,
@@ -315,16 +318,9 @@ class GameStore:
                 raise GameNotFoundError(f"no game {game_id!r}")
             if row_status(row, now) == PLAYING:
                 raise MatchNotOverError("the match is still being played; reviews come after")
-            kept = db.get(Review, (game_id, COACH_VERSION))
-            if kept is not None:
-                return kept.data
             game = restore(row, now)
         record = Record(game.match.rules, tuple(game.actions), seed=game.seed)
-        data = self.thinking.run(review_json, record, HUMAN, self.review_rollouts)
-        with self.sessions.begin() as db:
-            kept_row = {"game_id": game_id, "coach": COACH_VERSION, "data": data, "created": now}
-            insert_new(db, Review, [kept_row])
-        return data
+        return self.reviews.kept_or_made(Review, {"game_id": game_id}, record, HUMAN, now)
 
     def in_progress(self, owner: SessionInfo) -> list[tuple[GameSession, datetime]]:
         """The owner's matches in progress, newest first, with when each was last played."""

@@ -27,11 +27,13 @@ from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased, sessionmaker
 
+from koikoi.record import Record
 from koikoi.rules import PRESETS, RuleSet
 from koikoi.server.accounts import Clock, SessionInfo
 from koikoi.server.games import RANKED_PRESETS, GameOverError, StaleActionError
 from koikoi.server.live import Broker
 from koikoi.server.rating import START, START_SIGMA, rated_pair
+from koikoi.server.reviews import Reviews
 from koikoi.server.tables import (
     CANCELLED,
     MAX_TIMEOUTS,
@@ -45,7 +47,8 @@ from koikoi.server.tables import (
     TableSession,
     new_code,
 )
-from koikoi.store.models import QueueEntry, Rating, Table, User
+from koikoi.server.thinking import Thinking
+from koikoi.store.models import QueueEntry, Rating, Table, TableReview, User
 from koikoi.store.rows import insert_new
 
 OPEN_FOR = timedelta(days=1)
@@ -120,12 +123,14 @@ class TableStore:
         clock: Clock,
         broker: Broker,
         seeds: random.Random,
+        reviews: Reviews | None = None,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         self.broker = broker
         self.seeds = seeds
         """Draws each new table's deal (a test or ``koikoi serve --seed`` fixes it)."""
+        self.reviews = reviews or Reviews(sessions, Thinking(inline=True))
         self._copies: OrderedDict[str, TableSession] = OrderedDict()
         """The tables this process changed last, as it left them (newest last)."""
         self._copies_lock = threading.Lock()
@@ -216,6 +221,16 @@ class TableStore:
             raise TableError(404, f"no table {table_id!r}")
         row, first, second = found
         return restore_table(row, [first, second])
+
+    def review(self, table_id: str, seat: int) -> dict[str, Any]:
+        """The coach's review of ``seat`` (0: who opened the table) in a finished match
+        (public, like its replay), made once."""
+        table = self.load(table_id)
+        if table.status != OVER or table.ending == CANCELLED:
+            raise TableError(409, "the match is still being played; reviews come after")
+        record = Record(table.rules, tuple(table.actions), seed=table.seed)
+        key = {"table_id": table_id, "seat": seat}
+        return self.reviews.kept_or_made(TableReview, key, record, seat, self.clock())
 
     def current(self, table_id: str) -> TableSession:
         """The table as stored, once the moves its clock owes are made (should no sweep

@@ -1,6 +1,7 @@
 """What every request passes through on its way in and out: HEAD answered as GET
-without its body, one access-log line per request in the Common Log Format, and the
-files every device downloads compressed once, at the best level.
+without its body, one access-log line per request in the Common Log Format, the
+files every device downloads compressed once, at the best level, and the client's
+scripts minified.
 
 All are plain ASGI middleware; the first two are outermost in the app, so the log
 sees the bytes that really went out (compressed, or none for a HEAD).
@@ -11,15 +12,21 @@ from __future__ import annotations
 import gzip
 import hashlib
 import logging
+import os
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection
+from functools import lru_cache
+from os import PathLike
 from typing import Any, ClassVar
 
 import anyio.to_thread
 import brotli
+import rjsmin
 from starlette.datastructures import Headers, MutableHeaders
+from starlette.responses import Response
+from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 ACCESS = logging.getLogger("koikoi.access")
@@ -211,3 +218,34 @@ def accepted_codings(header: str) -> set[str]:
         if coding.strip() and quality > 0:
             accepted.add(coding.strip().lower())
     return accepted
+
+
+class ClientFiles(StaticFiles):
+    """The browser client's folder, its scripts sent without their comments and spare
+    whitespace (rjsmin). The modules stay as written, with every comment, in the
+    package; the devices that download them, offline caches included, get a third
+    less to unpack and keep. Anything else goes as the folder holds it."""
+
+    def file_response(
+        self,
+        full_path: PathLike[str] | str,
+        stat_result: os.stat_result,
+        scope: Scope,
+        status_code: int = 200,
+    ) -> Response:
+        if not os.fspath(full_path).endswith((".js", ".mjs")):
+            return super().file_response(full_path, stat_result, scope, status_code)
+        body, etag = minified(os.fspath(full_path), stat_result.st_mtime_ns, stat_result.st_size)
+        if Headers(scope=scope).get("if-none-match") == etag:
+            return Response(status_code=304, headers={"ETag": etag})
+        return Response(body, status_code, {"ETag": etag}, media_type="text/javascript")
+
+
+@lru_cache(maxsize=256)
+def minified(path: str, mtime_ns: int, size: int) -> tuple[bytes, str]:
+    """A script's minified text and its ETag, made once per version of the file (its
+    modification time and size are part of the key for that)."""
+    del mtime_ns, size
+    with open(path, encoding="utf-8") as handle:
+        body = rjsmin.jsmin(handle.read()).encode()
+    return body, f'"{hashlib.sha256(body).hexdigest()[:32]}"'

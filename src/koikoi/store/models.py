@@ -239,8 +239,8 @@ class ServerSecret(Base):
 
 
 class Review(Base):
-    """The coach's review of a finished match against the computer, kept once made:
-    the record no longer changes, and a review costs seconds to make."""
+    """The coach's review of a finished match against the computer, kept once made
+    (see koikoi.server.reviews)."""
 
     __tablename__ = "reviews"
 
@@ -249,5 +249,19 @@ class Review(Base):
     )
     coach: Mapped[str] = mapped_column(String(16), primary_key=True)
     """The coach's version that made it (:data:`koikoi.coach.COACH_VERSION`)."""
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class TableReview(Base):
+    """The coach's review of one seat of a finished match between people."""
+
+    __tablename__ = "table_reviews"
+
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    coach: Mapped[str] = mapped_column(String(16), primary_key=True)
     data: Mapped[dict[str, Any]] = mapped_column(JSON)
     created: Mapped[datetime] = mapped_column(UTCDateTime())

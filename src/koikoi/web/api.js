@@ -105,10 +105,10 @@ export const api = {
     isPractice(id) ? practice.act(id, action, version) : request("POST", `/api/games/${path(id)}/actions`, { action, version }),
   resign: (id) => (isPractice(id) ? practice.resign(id) : request("POST", `/api/games/${path(id)}/resign`)),
   replay: (id) => (isPractice(id) ? practice.replay(id) : request("GET", `/api/games/${path(id)}/replay`)),
-  // The coach, on the server only: a hint (a practice match there, the player's turn)
-  // and a finished match's review (the first may take the server a few seconds).
-  hint: (id) => request("GET", `/api/games/${path(id)}/hint`),
-  review: (id) => request("GET", `/api/games/${path(id)}/review`),
+  // The coach: a hint (an unranked match, the player's turn) and a finished match's
+  // review (the first may take a few seconds), from the device for a practice match.
+  hint: (id) => (isPractice(id) ? practice.hint(id) : request("GET", `/api/games/${path(id)}/hint`)),
+  review: (id) => (isPractice(id) ? practice.review(id) : request("GET", `/api/games/${path(id)}/review`)),
   // Tables between two people (never practice: the server deals and keeps the clock).
   openTable: (rules, ranked, moveSeconds) => request("POST", "/api/tables", { rules, ranked, ...(moveSeconds ? { move_seconds: moveSeconds } : {}) }),
   findTable: (code) => request("GET", `/api/tables/code/${path(code)}`),
@@ -116,6 +116,8 @@ export const api = {
   table: (id) => request("GET", `/api/tables/${path(id)}`),
   closeTable: (id) => request("DELETE", `/api/tables/${path(id)}`),
   tableReplay: (id) => request("GET", `/api/tables/${path(id)}/replay`),
+  /** The coach's review of one seat's play (0 opened the table) in a finished match. */
+  tableReview: (id, seat) => request("GET", `/api/tables/${path(id)}/review?seat=${Number(seat)}`),
   sit: (id) => request("POST", `/api/tables/${path(id)}/seat`),
   tableAct: (id, action, version) => request("POST", `/api/tables/${path(id)}/actions`, { action, version }),
   tableResign: (id) => request("POST", `/api/tables/${path(id)}/resign`),

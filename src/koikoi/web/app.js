@@ -158,7 +158,7 @@ function render() {
     const page = app.page;
     const kind = PAGES[page.page];
     if (page.data) kind.draw(screen(), page.data, page);
-    else renderPageStatus(screen(), { error: page.error, missing: kind.missing ? t(kind.missing, { name: isolate(page.arg) }) : "", loading: kind.loading ? t(kind.loading) : "" });
+    else renderPageStatus(screen(), { error: page.error, missing: kind.missing ? t(typeof kind.missing === "function" ? kind.missing(page) : kind.missing, { name: isolate(page.arg) }) : "", loading: kind.loading ? t(kind.loading) : "" });
   }
 }
 
@@ -303,16 +303,19 @@ const PAGES = {
   review: {
     load: loadReview,
     draw: (container, data, page) => renderReview(container, data, page),
-    missing: "page.no_review",
+    missing: (page) => (page.table ? "page.no_table_review" : "page.no_review"),
     loading: "review.loading",
   },
 };
 
-/** A review and the replay its decisions link to. A practice match played on this
- * device has one once it is saved to the history (the server's id); before, none. */
+/** A review and the replay its decisions link to (a practice match's from this device;
+ * at a table between people, one seat's review and the table's replay). */
 async function loadReview(page) {
-  const id = isPractice(page.arg) ? practice.savedId(page.arg) : page.arg;
-  if (!id) throw new ApiError(404, "a practice match kept on this device only");
+  const id = page.arg;
+  if (page.table) {
+    const [review, replay] = await Promise.all([api.tableReview(id, page.seat), api.tableReplay(id)]);
+    return { id, review, replay, table: true, seat: page.seat };
+  }
   const [review, replay] = await Promise.all([api.review(id), api.replay(id)]);
   return { id, review, replay };
 }
@@ -1288,11 +1291,11 @@ async function actAtTable(action) {
 
 // -- the coach (a practice match against the computer, played on the server) --------------
 
-/** Whether the coach can help at this table: the computer's match, not ranked, and on
- * the server (a match played on this device is one the server never sees). */
+/** Whether the coach can help at this table: the computer's match, not ranked (a
+ * practice match on this device, or a friendly one on the server). */
 function coachable() {
   const state = app.game;
-  return app.screen === "table" && !app.table && Boolean(state) && !state.ranked && !isPractice(state.id);
+  return app.screen === "table" && !app.table && Boolean(state) && !state.ranked;
 }
 
 // The coach's answer for the state it was asked at: {id, version, loading, error, answer,

@@ -157,11 +157,6 @@ export const practice = {
     if (!entry || !entry.over || !entry.owner) return null;
     return entry.saved ? "saved" : entry.refused ? "refused" : "pending";
   },
-  /** The server's id of a practice match saved to the history, or null. */
-  savedId: (id) => {
-    const entry = load()[id];
-    return (entry && entry.saved) || null;
-  },
   markSaved: (id, gameId) => mark(id, { saved: gameId }),
   markRefused: (id, detail) => mark(id, { refused: String(detail || "refused") }),
   newGame: (difficulty, rules) => run({ op: "create", id: newId(), difficulty, rules }),
@@ -169,6 +164,9 @@ export const practice = {
   act: async (id, action, version) => run({ op: "act", record: recordOf(id), action, version }),
   resign: async (id) => run({ op: "resign", record: recordOf(id) }),
   replay: async (id) => run({ op: "replay", record: recordOf(id) }),
+  // The coach, on the device as on the server (engine/coach.js).
+  hint: async (id) => run({ op: "hint", record: recordOf(id) }),
+  review: async (id) => run({ op: "review", record: recordOf(id) }),
   /** The practice matches in progress on this device, newest first (summary_json lines). */
   games: async () => {
     const open = Object.values(load()).filter((entry) => !entry.over).sort((a, b) => (a.updated < b.updated ? 1 : -1));

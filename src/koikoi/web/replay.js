@@ -4,11 +4,11 @@
 
 import { currentUser } from "./account.js";
 import { cardButton, cardName } from "./cards.js";
+import { seatReviewLink, tableSeats } from "./coach.js";
 import { h, icon } from "./dom.js";
 import { isolate, list, num, plural, t } from "./i18n.js";
 import { levelName, rulesName } from "./pages.js";
 import { playerName } from "./person.js";
-import { isPractice, practice } from "./practice.js";
 import { href } from "./routes.js";
 import { SEAT_CPU, SEAT_YOU, moveText, piles, side, stockPile, who, yakuText } from "./table.js";
 
@@ -95,11 +95,17 @@ function stepView(replay, step) {
   ];
 }
 
-/** Whether the coach can review the match: one against the computer that the server
- * keeps (a practice match of this device's once it is saved to the history). */
-function reviewable(replay, position) {
-  if (position.table || replay.players) return false;
-  return !isPractice(position.arg) || Boolean(practice.savedId(position.arg));
+/** The coach's reviews of the match: one against the computer's, or at a table between
+ * people one per player (the signed-in viewer's own first). */
+function reviewLinks(replay, position) {
+  if (!position.table && !replay.players) {
+    return h("p", { class: "page-sub" }, h("a", { class: "link-btn", href: href.review(position.arg), "data-testid": "review-link" }, t("review.link")));
+  }
+  if (!position.table) return null; // (a table's match is reviewed by its table's id)
+  const seats = tableSeats(replay);
+  const order = seats[1].own && !seats[0].own ? [1, 0] : [0, 1];
+  return h("ul", { class: "page-sub review-seat-links", "data-testid": "review-links" },
+    order.map((seat) => h("li", {}, seatReviewLink(position.arg, seats, seat, { class: "link-btn", "data-testid": "review-link" }))));
 }
 
 /** Draw the viewer; `position.step` (kept by the caller) is the step shown. */
@@ -160,7 +166,7 @@ export function renderReplay(container, replay, position) {
           h("span", { class: `outcome outcome-${players ? "drawn" : replay.outcome}`, "data-testid": "replay-outcome" },
             !players ? t(`outcome.${replay.outcome}`) : won === undefined ? t("summary.match.draw") : t("summary.match.opp", { name: seatLabel(replay, won) })),
           h("span", {}, t("stats.score", { you: replay.totals[0], cpu: replay.totals[1] }))),
-        reviewable(replay, position) ? h("p", { class: "page-sub" }, h("a", { class: "link-btn", href: href.review(position.arg), "data-testid": "review-link" }, t("review.link"))) : null),
+        reviewLinks(replay, position)),
       steps.length
         ? [board,
             h("div", { class: "replay-dock" },

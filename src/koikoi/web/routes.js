@@ -3,6 +3,8 @@
 // #/replay/[table/]<id>[/<step>] (a match against the computer or, after table/, between
 // people; the step counted from 1, the first has no number),
 // #/review/<id> (the coach's review of a finished match against the computer),
+// #/review/table/<id>/<seat> (one player's play in a match between people: seat 0
+// opened the table),
 // #/table/<id> (a table between two people: its waiting screen, its seat, its match).
 // Any other address is the game (the start screen or the table).
 
@@ -37,21 +39,30 @@ export const href = {
   },
   player: (name) => `#/player/${encodeURIComponent(name)}`,
   table: (id) => `#/table/${encodeURIComponent(id)}`,
-  review: (id) => `#/review/${encodeURIComponent(id)}`,
+  /** A review: a match against the computer's, or with a seat (0, 1) one player's at a table. */
+  review: (id, seat = null) => (seat === null ? `#/review/${encodeURIComponent(id)}` : `#/review/table/${encodeURIComponent(id)}/${seat}`),
   replay: (id, step = 0, table = false) => `#/replay/${table ? "table/" : ""}${encodeURIComponent(id)}${step > 0 ? `/${step + 1}` : ""}`,
 };
 
-/** The page an address asks for ({page, query} or {page, arg}, a replay's {step} too); null for the game.
+/** A table's id as the server gives them. */
+const TABLE_ID = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** The page an address asks for ({page, query} or {page, arg}, a replay's {step} too,
+ * {table: true} at a table between people, a table review's {seat}); null for the game.
  * `presets`: the rule sets that have a leaderboard. */
 export function parseRoute(hash, presets) {
   const [path, search = ""] = hash.replace(/^#\/?/, "").split("?");
   const [page, ...rest] = path.split("/");
   if (page === "leaderboard") return { page, query: leaderboardQuery(search, presets) };
-  if (page === "table") return /^[A-Za-z0-9_-]{1,32}$/.test(rest.join("/")) ? { page, arg: rest.join("/") } : null;
+  if (page === "table") return TABLE_ID.test(rest.join("/")) ? { page, arg: rest.join("/") } : null;
   if (page !== "player" && page !== "replay" && page !== "review") return null;
   if (page === "replay" && rest[0] === "table" && rest.length > 1) {
     const route = parseRoute(`#/replay/${rest.slice(1).join("/")}`, presets);
     return route && { ...route, table: true };
+  }
+  if (page === "review" && rest[0] === "table" && rest.length > 1) {
+    const ok = rest.length === 3 && TABLE_ID.test(rest[1]) && /^[01]$/.test(rest[2]);
+    return ok ? { page, arg: rest[1], table: true, seat: Number(rest[2]) } : null;
   }
   if (page === "replay" && rest.length === 2 && /^[1-9][0-9]{0,5}$/.test(rest[1])) {
     const route = parseRoute(`#/replay/${rest[0]}`, presets);

@@ -4,7 +4,6 @@ import { currentUser } from "./account.js";
 import { cardButton } from "./cards.js";
 import { h, openModal } from "./dom.js";
 import { num, plural, t } from "./i18n.js";
-import { isPractice, practice } from "./practice.js";
 import { href } from "./routes.js";
 import { sortYaku, totalsAfter } from "./rulesinfo.js";
 import { SEAT_CPU, SEAT_YOU, side, who } from "./table.js";
@@ -206,24 +205,13 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null, r
       modal.close();
       resolve();
     });
-    // The coach's review of a match against the computer the server keeps: at once, or
-    // for a practice match of this device's once it is saved to the history.
-    const review = opp ? null : h("a", { class: "link-btn", href: href.review(state.id), "data-testid": "review-link", hidden: isPractice(state.id) });
+    // The coach's review of a match against the computer (a practice one's from the device).
+    const review = opp ? null : h("a", { class: "link-btn", href: href.review(state.id), "data-testid": "review-link" }, t("review.link"));
     if (review) {
-      review.textContent = t("review.link");
       review.addEventListener("click", () => {
         modal.close();
         resolve();
       });
-      if (isPractice(state.id) && saving) {
-        saving.then((where) => {
-          const id = where === "saved" ? practice.savedId(state.id) : null;
-          if (id) {
-            review.href = href.review(id);
-            review.hidden = false;
-          }
-        }, () => {});
-      }
     }
     const panel = h(
       "div",

@@ -3,7 +3,7 @@
 // (the state as shown, which events move step by step) and the local UI state.
 
 import { cardBack, cardButton, cardName } from "./cards.js";
-import { riskMeter } from "./coach.js";
+import { riskChoices, riskMeter } from "./coach.js";
 import { h, icon } from "./dom.js";
 import { isolate, list, num, plural, t } from "./i18n.js";
 import { matchesOf, sortYaku, total } from "./rulesinfo.js";
@@ -235,7 +235,7 @@ function hintButton(ui, handlers) {
     "aria-keyshortcuts": "H",
     title: t("coach.hint_label"),
     onclick: handlers.onHint,
-  }, h("span", { class: "sb-hint-icon", "aria-hidden": "true" }, "?"), h("span", { class: "sb-btn-text" }, t("coach.hint")));
+  }, icon("hint"), h("span", { class: "sb-btn-text" }, t("coach.hint")));
 }
 
 function scorebar(view, handlers, table, ui = {}) {
@@ -454,11 +454,15 @@ function decisionSheet(view, ui, handlers) {
   if (nextMult > view.multiplier && bonus > nextBonus) next = t("decision.bonus_to_multiplier", { bonus, n: nextMult });
   else if (nextMult > view.multiplier) next = t("decision.next_multiplier", { n: nextMult });
   else if (nextBonus > bonus) next = t("decision.next_bonus", { n: nextBonus });
+  // The coach's risk meter (a practice match on the server): what each choice gives.
+  const coach = ui.coach && ui.coach.risk ? ui.coach.risk : null;
+  const choices = riskChoices(coach);
+  const badge = (which) => (choices && choices.pick === which ? h("span", { class: "pick-badge", "data-testid": "pick-badge" }, t("risk.pick")) : null);
   const rows = sortYaku(mine).map(([key, points]) =>
     h("li", { class: "yaku-row" }, h("span", { class: "yaku-name" }, t(`yaku.${key}`)), h("span", { class: "yaku-points" }, plural("points", points))));
   return h(
     "section",
-    { class: "sheet sheet-decision", role: "region", "aria-labelledby": "decision-title", "data-testid": "decision-sheet", "data-key": `decision:${view.round}:${view.hand.length}` },
+    { class: coach ? "sheet sheet-decision has-risk" : "sheet sheet-decision", role: "region", "aria-labelledby": "decision-title", "data-testid": "decision-sheet", "data-key": `decision:${view.round}:${view.hand.length}` },
     h("div", { class: "sheet-in" },
     h("h2", { id: "decision-title", class: "sheet-title" }, t("decision.title")),
     h("ul", { class: "yaku-list decision-yaku" }, rows),
@@ -468,7 +472,7 @@ function decisionSheet(view, ui, handlers) {
       h("div", {}, h("dt", {}, t("decision.multiplier")), h("dd", { "data-testid": "decision-multiplier" }, t("ui.multiplier_short", { n: view.multiplier }))),
       bonus > 0 ? h("div", {}, h("dt", {}, t("decision.bonus")), h("dd", { "data-testid": "decision-bonus" }, t("ui.bonus_short", { n: bonus }))) : null,
       h("div", { class: "stake" }, h("dt", {}, t("decision.stake")), h("dd", { "data-testid": "stake" }, plural("points", view.stake ?? 0)))),
-    ui.coach && ui.coach.risk ? riskMeter(ui.coach.risk, who(SEAT_CPU)) : null,
+    coach ? riskMeter(coach, who(SEAT_CPU)) : null,
     h("p", { class: "sheet-note", id: "decision-risk" }, t(person ? "decision.risk_opp" : "decision.risk", { name: who(SEAT_CPU) }), " ", next),
     view.hand.length
       ? h("div", { class: "decision-hand", role: "group", "aria-label": plural("hand", view.hand.length) },
@@ -476,12 +480,18 @@ function decisionSheet(view, ui, handlers) {
           h("span", { class: "decision-hand-cards" }, view.hand.map((slug) => cardButton(slug, { size: "mini", tabIndex: -1, noFlip: true }))))
       : null,
     h("div", { class: "sheet-actions two" },
-      h("button", { type: "button", class: "btn btn-stop", "data-testid": "stop-button", onclick: handlers.onStop, "aria-keyshortcuts": "S" },
+      h("button", { type: "button", class: `btn btn-stop ${choices && choices.pick === "stop" ? "is-coach-pick" : ""}`, "data-testid": "stop-button", onclick: handlers.onStop, "aria-keyshortcuts": "S" },
+        badge("stop"),
         h("span", { class: "btn-main" }, t("decision.stop"), keyHint("S")),
-        h("span", { class: "btn-sub" }, t("decision.stop_sub", { points: plural("points", view.stake ?? 0) }))),
-      h("button", { type: "button", class: "btn btn-koikoi", "data-testid": "koikoi-button", onclick: handlers.onKoikoi, "aria-keyshortcuts": "K", "aria-describedby": "decision-risk" },
+        choices
+          ? h("span", { class: "btn-sub", "data-testid": "risk-stop" }, choices.stop)
+          : h("span", { class: "btn-sub" }, t("decision.stop_sub", { points: plural("points", view.stake ?? 0) }))),
+      h("button", { type: "button", class: `btn btn-koikoi ${choices && choices.pick === "koikoi" ? "is-coach-pick" : ""}`, "data-testid": "koikoi-button", onclick: handlers.onKoikoi, "aria-keyshortcuts": "K", "aria-describedby": "decision-risk" },
+        badge("koikoi"),
         h("span", { class: "btn-main" }, t("decision.koikoi"), keyHint("K")),
-        h("span", { class: "btn-sub" }, t("decision.koikoi_sub"))))),
+        choices
+          ? h("span", { class: "btn-sub", "data-testid": "risk-call" }, choices.call)
+          : h("span", { class: "btn-sub" }, t("decision.koikoi_sub"))))),
   );
 }
 

@@ -13,7 +13,7 @@ from contextlib import suppress
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from fastapi import APIRouter, HTTPException, Path, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, HTTPException, Path, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
@@ -112,6 +112,21 @@ def table_replay(table_id: TableId, parts: Parts) -> dict[str, Any]:
     if table.status != "over" or table.ending == "cancelled":
         raise HTTPException(409, "the match is still being played; replays come after")
     return table.replay()
+
+
+@router.get("/tables/{table_id}/review")
+def table_review(
+    table_id: TableId,
+    parts: Parts,
+    seat: Annotated[int, Query(ge=0, le=1, description="Whose decisions: 0 opened the table.")],
+) -> dict[str, Any]:
+    """The coach's review of one player's decisions in a finished match between people
+    (public, like the replay): against the expert's best, from what that player could
+    see, marked by the match win chance each gave away."""
+    try:
+        return parts.tables.review(table_id, seat)
+    except TableError as error:
+        raise refused(error) from None
 
 
 @router.get("/tables/code/{code}")

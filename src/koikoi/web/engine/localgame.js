@@ -379,6 +379,8 @@ export function replayJson(session, player = null) {
     const shown = current || match.round;
     steps.push({
       round: number || booked + 1,
+      // The record's actions taken so far: how a review's decision finds its step.
+      actions: match.actions.length,
       dealer: shown.dealer,
       event,
       hands: [slugs(...table.hands[0]), slugs(...table.hands[1])],

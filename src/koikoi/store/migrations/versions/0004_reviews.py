@@ -1,4 +1,4 @@
-"""The coach's reviews of finished matches against the computer.
+"""The coach's reviews of finished matches: against the computer, and between people.
 
 Revision ID: 0004
 Revises: 0003
@@ -28,7 +28,23 @@ def upgrade() -> None:
         ),
         sa.PrimaryKeyConstraint("game_id", "coach", name=op.f("pk_reviews")),
     )
+    op.create_table(
+        "table_reviews",
+        sa.Column("table_id", sa.String(32), nullable=False),
+        sa.Column("seat", sa.Integer(), nullable=False),
+        sa.Column("coach", sa.String(16), nullable=False),
+        sa.Column("data", sa.JSON(), nullable=False),
+        sa.Column("created", sa.DateTime(timezone=True), nullable=False),
+        sa.ForeignKeyConstraint(
+            ["table_id"],
+            ["tables.id"],
+            name=op.f("fk_table_reviews_table_id_tables"),
+            ondelete="CASCADE",
+        ),
+        sa.PrimaryKeyConstraint("table_id", "seat", "coach", name=op.f("pk_table_reviews")),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("table_reviews")
     op.drop_table("reviews")
