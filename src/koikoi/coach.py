@@ -25,18 +25,7 @@ from itertools import combinations, pairwise, permutations
 from typing import Any
 
 from koikoi.cards import (
-    ANIMALS,
-    BLUE_RIBBONS,
-    BRIGHTS,
-    CHERRY_CURTAIN,
-    GRASS_RIBBONS,
-    INOSHIKACHO,
     MONTH_MASK_OF,
-    PLAINS,
-    POETRY_RIBBONS,
-    RIBBONS,
-    SAKE_CUP,
-    SUSUKI_MOON,
     CardSet,
     ids,
     slugs,
@@ -50,6 +39,7 @@ from koikoi.players.expert import (
     sample,
     take_values,
 )
+from koikoi.players.heuristic import yaku_sets
 from koikoi.record import Record, start_match
 from koikoi.round import (
     CAPTURE_BASE,
@@ -63,19 +53,6 @@ from koikoi.round import (
     RoundResult,
     action_from_json,
     action_to_json,
-)
-from koikoi.rules import RuleSet
-from koikoi.yaku import (
-    AKATAN,
-    AOTAN,
-    HANAMI,
-    INOSHIKACHO_KEY,
-    KASU,
-    KUSATAN,
-    SANKO,
-    TAN,
-    TANE,
-    TSUKIMI,
 )
 
 HINT_ROLLOUTS = DEFAULT_ROLLOUTS
@@ -190,23 +167,6 @@ class Hint:
         }
 
 
-def yaku_targets(rules: RuleSet) -> tuple[tuple[str, CardSet, int], ...]:
-    """(yaku, its cards, how many it needs) of each yaku a pile can grow toward."""
-    targets = (
-        (SANKO, BRIGHTS, 3, rules.sanko or rules.shiko),
-        (INOSHIKACHO_KEY, INOSHIKACHO, 3, rules.inoshikacho),
-        (AKATAN, POETRY_RIBBONS, 3, rules.akatan),
-        (AOTAN, BLUE_RIBBONS, 3, rules.aotan),
-        (KUSATAN, GRASS_RIBBONS, 3, rules.kusatan),
-        (TSUKIMI, SUSUKI_MOON | SAKE_CUP, 2, rules.tsukimi),
-        (HANAMI, CHERRY_CURTAIN | SAKE_CUP, 2, rules.hanami),
-        (TANE, ANIMALS, rules.tane_min, rules.tane),
-        (TAN, RIBBONS, rules.tan_min, rules.tan),
-        (KASU, PLAINS, rules.kasu_min, rules.kasu),
-    )
-    return tuple((key, cards, needed) for key, cards, needed, points in targets if points)
-
-
 def taken_cards(obs: Observation, action: Action) -> CardSet:
     """The cards ``action`` puts on this seat's pile at once (none for a discard).
 
@@ -243,7 +203,7 @@ def card_facts(obs: Observation, action: Action) -> list[Fact]:
     made: list[Fact] = []
     toward: list[tuple[int, Fact]] = []
     denies: list[tuple[int, Fact]] = []
-    for key, cards, needed in yaku_targets(obs.rules):
+    for cards, needed, _, key in yaku_sets(obs.rules):
         if not taken & cards:
             continue
         if (cards & ~theirs).bit_count() >= needed:  # still open to this seat

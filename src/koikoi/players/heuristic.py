@@ -34,7 +34,19 @@ from koikoi.cards import (
 from koikoi.players.baseline import Seed, generator, move_gain, taken_by
 from koikoi.round import KOIKOI, STOP, Action, MatchView, Observation, Phase
 from koikoi.rules import RuleSet
-from koikoi.yaku import scorer_for
+from koikoi.yaku import (
+    AKATAN,
+    AOTAN,
+    HANAMI,
+    INOSHIKACHO_KEY,
+    KASU,
+    KUSATAN,
+    SANKO,
+    TAN,
+    TANE,
+    TSUKIMI,
+    scorer_for,
+)
 
 
 class EasyPlayer:
@@ -58,26 +70,26 @@ class EasyPlayer:
         return max(legal, key=lambda a: (move_gain(obs, a), self._rng.random()))
 
 
-def _yaku_sets(rules: RuleSet) -> tuple[tuple[CardSet, int, int], ...]:
-    """(cards, how many are needed, points) of each yaku a pile can grow toward."""
+def yaku_sets(rules: RuleSet) -> tuple[tuple[CardSet, int, int, str], ...]:
+    """(cards, how many are needed, points, the yaku) of each yaku a pile can grow toward."""
     sets = (
-        (BRIGHTS, 3, rules.sanko or rules.shiko),
-        (INOSHIKACHO, 3, rules.inoshikacho),
-        (POETRY_RIBBONS, 3, rules.akatan),
-        (BLUE_RIBBONS, 3, rules.aotan),
-        (GRASS_RIBBONS, 3, rules.kusatan),
-        (SUSUKI_MOON | SAKE_CUP, 2, rules.tsukimi),
-        (CHERRY_CURTAIN | SAKE_CUP, 2, rules.hanami),
-        (ANIMALS, rules.tane_min, rules.tane),
-        (RIBBONS, rules.tan_min, rules.tan),
-        (PLAINS, rules.kasu_min, rules.kasu),
+        (BRIGHTS, 3, rules.sanko or rules.shiko, SANKO),
+        (INOSHIKACHO, 3, rules.inoshikacho, INOSHIKACHO_KEY),
+        (POETRY_RIBBONS, 3, rules.akatan, AKATAN),
+        (BLUE_RIBBONS, 3, rules.aotan, AOTAN),
+        (GRASS_RIBBONS, 3, rules.kusatan, KUSATAN),
+        (SUSUKI_MOON | SAKE_CUP, 2, rules.tsukimi, TSUKIMI),
+        (CHERRY_CURTAIN | SAKE_CUP, 2, rules.hanami, HANAMI),
+        (ANIMALS, rules.tane_min, rules.tane, TANE),
+        (RIBBONS, rules.tan_min, rules.tan, TAN),
+        (PLAINS, rules.kasu_min, rules.kasu, KASU),
     )
     return tuple(entry for entry in sets if entry[2])
 
 
 def open_yaku(opponent: CardSet, rules: RuleSet) -> Iterator[tuple[CardSet, int, int]]:
     """The yaku a seat can still make: those the opponent's pile has not made impossible."""
-    for cards, needed, points in _yaku_sets(rules):
+    for cards, needed, points, _ in yaku_sets(rules):
         if (cards & ~opponent).bit_count() >= needed:
             yield cards, needed, points
 

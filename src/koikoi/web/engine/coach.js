@@ -10,32 +10,21 @@
 // against the best.
 
 import {
-  ANIMALS,
-  BLUE_RIBBONS,
-  BRIGHTS,
-  CHERRY_CURTAIN,
-  GRASS_RIBBONS,
-  INOSHIKACHO,
   MONTH_MASKS,
   MONTH_OF,
-  PLAINS,
-  POETRY_RIBBONS,
-  RIBBONS,
-  SAKE_CUP,
   SLUGS,
-  SUSUKI_MOON,
   ids,
   popcount,
   setOf,
   slugs,
   toNumber,
 } from "./cards.js";
+import { yakuSets } from "./players-common.js";
 import { DEFAULT_ROLLOUTS, Worlds, matchChance, playOut, ranked, sample, takeValues } from "./players-expert.js";
 import { unseenOf } from "./players-observation.js";
 import { PyRandom } from "./random.js";
 import { startMatch } from "./record.js";
 import { CAPTURE_BASE, EXHAUSTED, KOIKOI, Phase, Round, STOP, actionFromJson, actionToJson } from "./round.js";
-import { AKATAN, AOTAN, HANAMI, INOSHIKACHO_KEY, KASU, KUSATAN, SANKO, TAN, TANE, TSUKIMI } from "./yaku.js";
 
 /** Rollouts per hint: the expert's own budget, so the hint is the move it would make. */
 export const HINT_ROLLOUTS = DEFAULT_ROLLOUTS;
@@ -141,32 +130,6 @@ export function outlooks(obs, rollouts, seed) {
 
 // -- hints -----------------------------------------------------------------------------
 
-const TARGETS = new WeakMap();
-const TSUKIMI_CARDS = setOf([SUSUKI_MOON, SAKE_CUP]);
-const HANAMI_CARDS = setOf([CHERRY_CURTAIN, SAKE_CUP]);
-
-/** [yaku, its cards, how many it needs] of each yaku a pile can grow toward. */
-export function yakuTargets(rules) {
-  let targets = TARGETS.get(rules);
-  if (targets === undefined) {
-    targets = [
-      [SANKO, BRIGHTS, 3, rules.sanko || rules.shiko],
-      [INOSHIKACHO_KEY, INOSHIKACHO, 3, rules.inoshikacho],
-      [AKATAN, POETRY_RIBBONS, 3, rules.akatan],
-      [AOTAN, BLUE_RIBBONS, 3, rules.aotan],
-      [KUSATAN, GRASS_RIBBONS, 3, rules.kusatan],
-      [TSUKIMI, TSUKIMI_CARDS, 2, rules.tsukimi],
-      [HANAMI, HANAMI_CARDS, 2, rules.hanami],
-      [TANE, ANIMALS, rules.tane_min, rules.tane],
-      [TAN, RIBBONS, rules.tan_min, rules.tan],
-      [KASU, PLAINS, rules.kasu_min, rules.kasu],
-    ]
-      .filter((entry) => entry[3])
-      .map(([key, cards, needed]) => [key, cards, needed]);
-    TARGETS.set(rules, targets);
-  }
-  return targets;
-}
 
 /** The first of ``items`` with the highest ``key`` (Python's max). */
 function first(items, key) {
@@ -214,7 +177,7 @@ export function cardFacts(obs, action) {
   const made = [];
   const toward = [];
   const denies = [];
-  for (const [key, cards, needed] of yakuTargets(obs.rules)) {
+  for (const [cards, needed, , key] of yakuSets(obs.rules)) {
     if (!some(and(taken, cards))) continue;
     if (count(without(cards, theirs)) >= needed) {
       // still open to this seat

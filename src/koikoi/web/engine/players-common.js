@@ -20,7 +20,7 @@ import {
   popcount,
   setOf,
 } from "./cards.js";
-import { scorerFor, sumValues } from "./yaku.js";
+import { AKATAN, AOTAN, HANAMI, INOSHIKACHO_KEY, KASU, KUSATAN, SANKO, TAN, TANE, TSUKIMI, scorerFor, sumValues } from "./yaku.js";
 
 /** The field cards of ``card``'s month, as bits of the card's half. */
 export function fieldMatches(field, card) {
@@ -46,21 +46,21 @@ const YAKU_SETS = new WeakMap();
 const TSUKIMI_CARDS = setOf([SUSUKI_MOON, SAKE_CUP]);
 const HANAMI_CARDS = setOf([CHERRY_CURTAIN, SAKE_CUP]);
 
-/** [cards, how many are needed, points] of each yaku a pile can grow toward. */
+/** [cards, how many are needed, points, the yaku] of each yaku a pile can grow toward. */
 export function yakuSets(rules) {
   let sets = YAKU_SETS.get(rules);
   if (sets === undefined) {
     sets = [
-      [BRIGHTS, 3, rules.sanko || rules.shiko],
-      [INOSHIKACHO, 3, rules.inoshikacho],
-      [POETRY_RIBBONS, 3, rules.akatan],
-      [BLUE_RIBBONS, 3, rules.aotan],
-      [GRASS_RIBBONS, 3, rules.kusatan],
-      [TSUKIMI_CARDS, 2, rules.tsukimi],
-      [HANAMI_CARDS, 2, rules.hanami],
-      [ANIMALS, rules.tane_min, rules.tane],
-      [RIBBONS, rules.tan_min, rules.tan],
-      [PLAINS, rules.kasu_min, rules.kasu],
+      [BRIGHTS, 3, rules.sanko || rules.shiko, SANKO],
+      [INOSHIKACHO, 3, rules.inoshikacho, INOSHIKACHO_KEY],
+      [POETRY_RIBBONS, 3, rules.akatan, AKATAN],
+      [BLUE_RIBBONS, 3, rules.aotan, AOTAN],
+      [GRASS_RIBBONS, 3, rules.kusatan, KUSATAN],
+      [TSUKIMI_CARDS, 2, rules.tsukimi, TSUKIMI],
+      [HANAMI_CARDS, 2, rules.hanami, HANAMI],
+      [ANIMALS, rules.tane_min, rules.tane, TANE],
+      [RIBBONS, rules.tan_min, rules.tan, TAN],
+      [PLAINS, rules.kasu_min, rules.kasu, KASU],
     ].filter((entry) => entry[2]);
     YAKU_SETS.set(rules, sets);
   }
