@@ -30,6 +30,7 @@ from koikoi.cards import (
     ids,
     slugs,
 )
+from koikoi.players.baseline import taken_by
 from koikoi.players.expert import (
     DEFAULT_ROLLOUTS,
     Worlds,
@@ -42,7 +43,6 @@ from koikoi.players.expert import (
 from koikoi.players.heuristic import yaku_sets
 from koikoi.record import Record, start_match
 from koikoi.round import (
-    CAPTURE_BASE,
     EXHAUSTED,
     KOIKOI,
     STOP,
@@ -168,23 +168,10 @@ class Hint:
 
 
 def taken_cards(obs: Observation, action: Action) -> CardSet:
-    """The cards ``action`` puts on this seat's pile at once (none for a discard).
-
-    A played card that matches two field cards takes the one worth more to the seat
-    (the choice comes next); the stock's card is unknown, so it is not counted.
-    """
-    if obs.phase is Phase.DECISION:
-        return 0
-    if obs.phase is not Phase.PLAY:
-        assert obs.pending_card is not None
-        return 1 << obs.pending_card | 1 << (action - CAPTURE_BASE)
-    matches = obs.field & MONTH_MASK_OF[action]
-    if not matches:
-        return 0
-    if matches.bit_count() == 2:
-        worth = take_values(obs.captured, obs.rules)[obs.seat]
-        matches = 1 << max(ids(matches), key=worth.__getitem__)
-    return matches | 1 << action
+    """The cards ``action`` puts on this seat's pile at once (none for a discard): a
+    played card that matches two field cards takes the one worth more to the seat, as
+    the expert values them (the choice comes next); the stock's card is unknown."""
+    return taken_by(obs, action, take_values(obs.captured, obs.rules)[obs.seat])
 
 
 def card_facts(obs: Observation, action: Action) -> list[Fact]:

@@ -15,6 +15,7 @@ randomness comes from the match's seed, so a seed and the actions replay the mat
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from koikoi.cards import MONTH_OF
 from koikoi.round import (
@@ -54,6 +55,36 @@ def draw_for_dealer(rng: random.Random) -> int:
         first, second = MONTH_OF[deck[0]], MONTH_OF[deck[1]]
         if first != second:
             return 0 if first < second else 1
+
+
+def round_gains(points: tuple[int, int], zero_sum: bool) -> tuple[int, int]:
+    """What a round ending with ``points`` adds to each seat's total: its points, or
+    zero-sum (``starting_points``) its points less what the other seat scored."""
+    if zero_sum:
+        return points[0] - points[1], points[1] - points[0]
+    return points
+
+
+def match_ends(totals: Sequence[int], rounds_left: int, target_score: int, zero_sum: bool) -> bool:
+    """Whether a match stands over at ``totals`` with ``rounds_left`` rounds still to
+    deal: none left, a seat at the target score (0: none), or zero-sum, a seat left
+    with no points."""
+    return (
+        rounds_left <= 0
+        or bool(target_score and max(totals) >= target_score)
+        or (zero_sum and min(totals) <= 0)
+    )
+
+
+def totals_after(
+    match: MatchView, points: tuple[int, int], zero_sum: bool
+) -> tuple[tuple[int, int], bool]:
+    """Each seat's match total after a round ending with ``points``, and whether the
+    match ends with that round, as :class:`Match` books it (what a player can work out
+    from its view of the match)."""
+    gains = round_gains(points, zero_sum)
+    totals = (match.totals[0] + gains[0], match.totals[1] + gains[1])
+    return totals, match_ends(totals, match.rounds_left, match.target_score, zero_sum)
 
 
 class Match:
@@ -125,12 +156,8 @@ class Match:
         return self.rules.starting_points if self._rng is not None else 0
 
     def gains(self, result: RoundResult) -> tuple[int, int]:
-        """What a finished round adds to each seat's total: its points, or with
-        ``starting_points`` (zero-sum) its points less what the other seat scored."""
-        won = result.points
-        if self.starting_points:
-            return won[0] - won[1], won[1] - won[0]
-        return won
+        """What a finished round adds to each seat's total (:func:`round_gains`)."""
+        return round_gains(result.points, bool(self.starting_points))
 
     @property
     def is_over(self) -> bool:
@@ -180,11 +207,10 @@ class Match:
         if self._rng is None:
             return False
         rules = self.rules
-        if rules.target_score and max(self.totals) >= rules.target_score:
-            return False
-        if rules.starting_points and min(self.totals) <= 0:
-            return False
-        return len(self.results) < rules.rounds
+        rounds_left = rules.rounds - len(self.results)
+        return not match_ends(
+            self.totals, rounds_left, rules.target_score, bool(rules.starting_points)
+        )
 
     def book_round(self) -> None:
         """Book the current round if it is over and deal on (for callers that apply

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from math import floor
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
@@ -53,9 +54,10 @@ class GreedyPlayer:
         return max(obs.legal_actions, key=lambda action: move_gain(obs, action))
 
 
-def taken_by(obs: Observation, action: Action) -> CardSet:
+def taken_by(obs: Observation, action: Action, worth: Sequence[float] = CARD_VALUES) -> CardSet:
     """The cards a play or capture puts in the pile (for a play meeting two field
-    cards, with the more valuable one); 0 for a play that captures nothing."""
+    cards, with the one ``worth`` more, the first of equals); 0 for a play that
+    captures nothing."""
     if action >= CAPTURE_BASE:
         assert obs.pending_card is not None
         return (1 << (action - CAPTURE_BASE)) | (1 << obs.pending_card)
@@ -63,7 +65,7 @@ def taken_by(obs: Observation, action: Action) -> CardSet:
     if not matches:
         return 0
     if matches.bit_count() == 2:
-        matches = 1 << max(ids(matches), key=CARD_VALUES.__getitem__)
+        matches = 1 << max(ids(matches), key=worth.__getitem__)
     return matches | (1 << action)
 
 

@@ -21,8 +21,9 @@ import time
 from collections.abc import Callable
 
 from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
+from koikoi.match import totals_after
 from koikoi.players.baseline import Seed, generator
-from koikoi.players.heuristic import open_yaku, stop_loses_match, totals_after
+from koikoi.players.heuristic import open_yaku, stop_loses_match
 from koikoi.round import (
     CAPTURE_BASE,
     KOIKOI,

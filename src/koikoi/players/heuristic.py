@@ -31,8 +31,9 @@ from koikoi.cards import (
     SUSUKI_MOON,
     CardSet,
 )
+from koikoi.match import totals_after
 from koikoi.players.baseline import Seed, generator, move_gain, taken_by
-from koikoi.round import KOIKOI, STOP, Action, MatchView, Observation, Phase
+from koikoi.round import KOIKOI, STOP, Action, Observation, Phase
 from koikoi.rules import RuleSet
 from koikoi.yaku import (
     AKATAN,
@@ -116,27 +117,6 @@ def discard_cost(obs: Observation, card: int) -> int:
     """
     live = obs.unseen & MONTH_MASK_OF[card]
     return CARD_VALUES[card] if live else 0
-
-
-def totals_after(
-    match: MatchView, points: tuple[int, int], zero_sum: bool
-) -> tuple[tuple[int, int], bool]:
-    """Each seat's match total after a round ending with ``points``, and whether the
-    match ends with that round, as :class:`koikoi.match.Match` books it.
-
-    ``zero_sum`` (``rules.starting_points``): a round's points also come off the other
-    seat's total, and a seat left with no points ends the match. Otherwise the match
-    ends with its last round or once a seat reaches the target score.
-    """
-    gains = (points[0] - points[1], points[1] - points[0]) if zero_sum else points
-    totals = (match.totals[0] + gains[0], match.totals[1] + gains[1])
-    target = match.target_score
-    over = (
-        match.rounds_left <= 0
-        or bool(target and max(totals) >= target)
-        or (zero_sum and min(totals) <= 0)
-    )
-    return totals, over
 
 
 def stop_points(obs: Observation) -> tuple[int, int]:

@@ -22,9 +22,10 @@ import {
 import { yakuSets } from "./players-common.js";
 import { DEFAULT_ROLLOUTS, Worlds, matchChance, playOut, ranked, sample, takeValues } from "./players-expert.js";
 import { unseenOf } from "./players-observation.js";
+import { takenBy } from "./players.js";
 import { PyRandom } from "./random.js";
 import { startMatch } from "./record.js";
-import { CAPTURE_BASE, EXHAUSTED, KOIKOI, Phase, Round, STOP, actionFromJson, actionToJson } from "./round.js";
+import { EXHAUSTED, KOIKOI, Phase, Round, STOP, actionFromJson, actionToJson } from "./round.js";
 
 /** Rollouts per hint: the expert's own budget, so the hint is the move it would make. */
 export const HINT_ROLLOUTS = DEFAULT_ROLLOUTS;
@@ -54,7 +55,6 @@ const or = (a, b) => [a[0] | b[0], a[1] | b[1]];
 const without = (a, b) => [a[0] & ~b[0], a[1] & ~b[1]];
 const count = (a) => popcount(a[0]) + popcount(a[1]);
 const some = (a) => (a[0] | a[1]) !== 0;
-const NONE = Object.freeze([0, 0]);
 const monthOf = (card) => MONTH_MASKS[MONTH_OF[card]];
 
 /**
@@ -130,29 +130,13 @@ export function outlooks(obs, rollouts, seed) {
 
 // -- hints -----------------------------------------------------------------------------
 
-
-/** The first of ``items`` with the highest ``key`` (Python's max). */
-function first(items, key) {
-  let best = items[0];
-  for (const item of items) if (key(item) > key(best)) best = item;
-  return best;
-}
-
 /**
  * The cards ``action`` puts on this seat's pile at once (none for a discard): a played
- * card that matches two field cards takes the one worth more to the seat (the choice
- * comes next); the stock's card is unknown, so it is not counted.
+ * card that matches two field cards takes the one worth more to the seat, as the expert
+ * values them (the choice comes next); the stock's card is unknown.
  */
 export function takenCards(obs, action) {
-  if (obs.phase === Phase.DECISION) return NONE;
-  if (obs.phase !== Phase.PLAY) return setOf([obs.pendingCard, action - CAPTURE_BASE]);
-  let matches = and(obs.field, monthOf(action));
-  if (!some(matches)) return NONE;
-  if (count(matches) === 2) {
-    const worth = takeValues(obs.captured, obs.rules)[obs.seat];
-    matches = setOf([first(ids(...matches), (card) => worth[card])]);
-  }
-  return or(matches, setOf([action]));
+  return takenBy(obs, action, takeValues(obs.captured, obs.rules)[obs.seat]);
 }
 
 /** The first fact of ``ranked`` ([rank, fact] pairs) by its rank, as a list of 0 or 1. */

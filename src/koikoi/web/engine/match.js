@@ -27,6 +27,38 @@ export function drawForDealer(rng) {
 }
 
 /**
+ * What a round ending with ``points`` adds to each seat's total: its points, or zero-sum
+ * (starting_points) its points less what the other seat scored (match.py's round_gains).
+ */
+export function roundGains(points, zeroSum) {
+  return zeroSum ? [points[0] - points[1], points[1] - points[0]] : points;
+}
+
+/**
+ * Whether a match stands over at ``totals`` with ``roundsLeft`` rounds still to deal:
+ * none left, a seat at the target score (0: none), or zero-sum, a seat left with no
+ * points (match.py's match_ends).
+ */
+export function matchEnds(totals, roundsLeft, targetScore, zeroSum) {
+  return (
+    roundsLeft <= 0 ||
+    Boolean(targetScore && Math.max(totals[0], totals[1]) >= targetScore) ||
+    (zeroSum && Math.min(totals[0], totals[1]) <= 0)
+  );
+}
+
+/**
+ * Each seat's match total after a round ending with ``points``, and whether the match
+ * ends with that round, as Match books it: [totals, over] (match.py's totals_after,
+ * what a player can work out from its view of the match).
+ */
+export function totalsAfter(match, points, zeroSum) {
+  const gains = roundGains(points, zeroSum);
+  const totals = [match.totals[0] + gains[0], match.totals[1] + gains[1]];
+  return [totals, matchEnds(totals, match.roundsLeft, match.targetScore, zeroSum)];
+}
+
+/**
  * Rounds between seats 0 and 1 until ``rounds`` are played or ``target_score`` is met.
  * With ``starting_points`` both seats start with those points and each round's points
  * move from the other seat (zero-sum); the match ends early when a seat has none left.
@@ -86,9 +118,7 @@ export class Match {
    * starting_points (zero-sum) its points less what the other seat scored.
    */
   gains(result) {
-    const won = result.points;
-    if (this.startingPoints) return [won[0] - won[1], won[1] - won[0]];
-    return won;
+    return roundGains(result.points, Boolean(this.startingPoints));
   }
 
   get isOver() {
@@ -140,9 +170,7 @@ export class Match {
   continues() {
     if (this.rng === null) return false;
     const rules = this.rules;
-    if (rules.target_score && Math.max(this.totals[0], this.totals[1]) >= rules.target_score) return false;
-    if (rules.starting_points && Math.min(this.totals[0], this.totals[1]) <= 0) return false;
-    return this.results.length < rules.rounds;
+    return !matchEnds(this.totals, rules.rounds - this.results.length, rules.target_score, Boolean(rules.starting_points));
   }
 
   bookIfOver() {

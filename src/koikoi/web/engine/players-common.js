@@ -1,6 +1,6 @@
 // What the computer players share (players.js, players-expert.js): card sets as
 // [lo, hi] pairs (cards.js), the yaku a pile can still grow toward (heuristic.py's
-// _yaku_sets and open_yaku), and the end of a match (heuristic.py's totals_after,
+// yaku_sets and open_yaku), and a stop at the end of a match (heuristic.py's
 // stop_points and stop_loses_match).
 
 import {
@@ -20,6 +20,7 @@ import {
   popcount,
   setOf,
 } from "./cards.js";
+import { totalsAfter } from "./match.js";
 import { AKATAN, AOTAN, HANAMI, INOSHIKACHO_KEY, KASU, KUSATAN, SANKO, TAN, TANE, TSUKIMI, scorerFor, sumValues } from "./yaku.js";
 
 /** The field cards of ``card``'s month, as bits of the card's half. */
@@ -72,24 +73,6 @@ export function openYaku(opponent, rules) {
   return yakuSets(rules).filter(
     ([cards, needed]) => popcount(cards[0] & ~opponent[0]) + popcount(cards[1] & ~opponent[1]) >= needed,
   );
-}
-
-/**
- * Each seat's match total after a round ending with ``points``, and whether the match
- * ends with that round, as match.js books it: [totals, over]. ``zeroSum``
- * (starting_points): a round's points also come off the other seat's total, and a seat
- * left with no points ends the match; otherwise the match ends with its last round or
- * once a seat reaches the target score.
- */
-export function totalsAfter(match, points, zeroSum) {
-  const gains = zeroSum ? [points[0] - points[1], points[1] - points[0]] : points;
-  const totals = [match.totals[0] + gains[0], match.totals[1] + gains[1]];
-  const target = match.targetScore;
-  const over =
-    match.roundsLeft <= 0 ||
-    Boolean(target && Math.max(totals[0], totals[1]) >= target) ||
-    (zeroSum && Math.min(totals[0], totals[1]) <= 0);
-  return [totals, over];
 }
 
 /** The round's points if the seat at a decision stops now: its yaku total with

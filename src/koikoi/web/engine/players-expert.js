@@ -21,7 +21,8 @@ import { PyRandom } from "./random.js";
 import { normalCdf } from "./players-math.js";
 import { unseenOf } from "./players-observation.js";
 import { copyState, generator, reseed, shuffle } from "./players-random.js";
-import { countBoth, openYaku, stopLosesMatch, totalsAfter } from "./players-common.js";
+import { totalsAfter } from "./match.js";
+import { countBoth, openYaku, stopLosesMatch } from "./players-common.js";
 
 /** Rollouts per decision at the default budget, shared among the legal actions. */
 export const DEFAULT_ROLLOUTS = 2000;

@@ -66,17 +66,18 @@ function compareGain(a, b) {
 
 /**
  * The cards a play or capture puts in the pile, as [lo, hi] (for a play meeting two
- * field cards, with the more valuable one); [0, 0] for a play that captures nothing.
+ * field cards, with the one ``worth`` more, the first of equals); [0, 0] for a play
+ * that captures nothing.
  */
-export function takenBy(obs, action) {
+export function takenBy(obs, action, worth = CARD_VALUES) {
   if (action >= CAPTURE_BASE) return setOf([action - CAPTURE_BASE, obs.pendingCard]);
   const half = HALF_OF[action];
   let matches = fieldMatches(obs.field, action);
   if (!matches) return [0, 0];
   if (popcount(matches) === 2) {
     const pair = half ? ids(0, matches) : ids(matches, 0);
-    // max() by value: the first of equal values
-    const better = CARD_VALUES[pair[1]] > CARD_VALUES[pair[0]] ? pair[1] : pair[0];
+    // max() by worth: the first of equal values
+    const better = worth[pair[1]] > worth[pair[0]] ? pair[1] : pair[0];
     matches = setOf([better])[half];
   }
   return withBits([0, 0], half, matches | setOf([action])[half]);
