@@ -318,8 +318,8 @@ class GameStore:
                 raise GameNotFoundError(f"no game {game_id!r}")
             if row_status(row, now) == PLAYING:
                 raise MatchNotOverError("the match is still being played; reviews come after")
-            game = restore(row, now)
-        record = Record(game.match.rules, tuple(game.actions), seed=game.seed)
+            # The row is the record: the review replays it, so nothing replays it here.
+            record = Record(RuleSet.from_mapping(row.rules), tuple(row.actions), seed=row.seed)
         return self.reviews.kept_or_made(Review, {"game_id": game_id}, record, HUMAN, now)
 
     def in_progress(self, owner: SessionInfo) -> list[tuple[GameSession, datetime]]:
