@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import pickle
 import time
 import tomllib
 from pathlib import Path
@@ -1019,6 +1020,24 @@ def test_the_short_file_form_names_only_the_changes() -> None:
     assert house.to_mapping() == {"preset": "ten-card", "goko": 12, "tane": 1}
     full = house.to_mapping(full=True)
     assert set(full) == {"preset", *CLASSIC_FIELDS}
+
+
+def test_a_file_form_handed_out_is_the_callers_to_change() -> None:
+    """The forms are made once per rule set; what a caller does to its copy (lists
+    included) reaches neither the next caller nor a pickled copy of the rules."""
+    house = RuleSet.from_mapping({"preset": "classic", "viewing_cancelled_by": ["rainman"]})
+    first = house.to_mapping(full=True)
+    first["goko"] = 99
+    first["viewing_cancelled_by"].append("willow")
+    short = house.to_mapping()
+    short["viewing_cancelled_by"].clear()
+    assert house.to_mapping(full=True)["goko"] == CLASSIC.goko
+    assert house.to_mapping(full=True)["viewing_cancelled_by"] == ["rainman"]
+    assert house.to_mapping() == {"preset": "classic", "viewing_cancelled_by": ["rainman"]}
+    copied = pickle.loads(pickle.dumps(house))
+    assert copied == house
+    assert not {"_full", "_short", "_hash"} & set(copied.__dict__)
+    assert copied.to_mapping() == house.to_mapping()
 
 
 @st.composite

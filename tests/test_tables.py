@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import select
+from sqlalchemy import event, select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -419,3 +419,29 @@ def test_each_player_lists_their_tables_and_a_finished_one_replays(
     first = replay["steps"][0]
     assert len(first["hands"][0]) == len(first["hands"][1]) == 8  # every card face up now
     assert [line["id"] for line in friend.get("/api/tables").json()["tables"]] == []
+
+
+def test_a_move_at_a_table_this_process_holds_reads_once_and_writes_once(app: FastAPI) -> None:
+    """The move's statements: the session with its player's name (one read, signed in
+    or not) and the write over the version read; the table itself comes from the copy
+    this process kept, and both names still reach the view."""
+    host, friend = browser(app), browser(app)
+    sign_up(host, "Hana")
+    sign_up(friend, "Kaze")
+    table = open_table(host)
+    assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 200
+    client, state = mover(host, friend, table["id"])
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement.lstrip().split(None, 1)[0].upper())
+
+    engine = app.state.services.engine
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        after = move(client, table["id"], state)["state"]
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert statements == ["SELECT", "UPDATE"]
+    names = [player["name"] for player in after["table"]["players"]]
+    assert sorted(names) == ["Hana", "Kaze"]

@@ -293,7 +293,7 @@ class RuleSet:
         return cached
 
     def __getstate__(self) -> dict[str, Any]:
-        return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+        return {key: value for key, value in self.__dict__.items() if key not in _MEMOS}
 
     # -- building ----------------------------------------------------------------------
 
@@ -387,20 +387,33 @@ class RuleSet:
     # -- file form ---------------------------------------------------------------------
 
     def to_mapping(self, *, full: bool = False) -> dict[str, Any]:
-        """The file form: ``preset`` and the fields that differ from it (or all of them)."""
-        base = PRESETS.get(self.preset, CLASSIC)
-        data: dict[str, Any] = {"preset": self.preset if self.preset in PRESETS else "classic"}
-        for key in self.KEYS:
-            value = getattr(self, key)
-            if full or value != getattr(base, key):
-                data[key] = _plain(value)
-        return data
+        """The file form: ``preset`` and the fields that differ from it (or all of them).
+
+        Every state the server sends holds the full form, twice: it is made once per
+        rule set and copied (its lists too, so that no caller can change the kept one).
+        """
+        slot = "_full" if full else "_short"
+        kept: dict[str, Any] | None = self.__dict__.get(slot)
+        if kept is None:
+            base = PRESETS.get(self.preset, CLASSIC)
+            kept = {"preset": self.preset if self.preset in PRESETS else "classic"}
+            for key in self.KEYS:
+                value = getattr(self, key)
+                if full or value != getattr(base, key):
+                    kept[key] = _plain(value)
+            object.__setattr__(self, slot, kept)
+        return {key: list(value) if type(value) is list else value for key, value in kept.items()}
 
     def to_toml(self, *, full: bool = False) -> str:
         return tomli_w.dumps(self.to_mapping(full=full))
 
     def to_json(self, *, full: bool = False) -> str:
         return json.dumps(self.to_mapping(full=full), indent=2)
+
+
+_MEMOS = frozenset({"_hash", "_full", "_short"})
+"""What a rule set keeps of its own computations, never pickled (a hash differs between
+processes) nor compared."""
 
 
 def _plain(value: Any) -> Any:

@@ -304,14 +304,17 @@ class Progress:
         }
 
 
+@lru_cache(maxsize=4096)
 def progress(
     own: CardSet, theirs: CardSet, rules: RuleSet, month: int = 0, most: int = 3
-) -> list[Progress]:
+) -> tuple[Progress, ...]:
     """The ``most`` yaku nearest to a pile ``own``, nearest first (then the richest):
     only yaku it has not made and can still make, since a card in the opponent's
     pile ``theirs`` is a card it will never capture.
 
-    Built from what both seats see (the two piles), so it tells nothing hidden.
+    Built from what both seats see (the two piles), so it tells nothing hidden; and
+    kept for the next asker, since both seats' views show both piles' progress and
+    most moves change neither pile.
 
     >>> from koikoi.cards import cards_from_slugs
     >>> from koikoi.rules import PRESETS
@@ -330,7 +333,7 @@ def progress(
     near.sort(key=lambda entry: (entry.missing, -entry.points, YAKU_KEYS.index(entry.yaku)))
     # Tsukifuda of any month is a goal per month: the nearest one stands for them all.
     nearest = {entry.yaku: entry for entry in reversed(near)}
-    return sorted(nearest.values(), key=near.index)[:most]
+    return tuple(sorted(nearest.values(), key=near.index)[:most])
 
 
 def _goals(

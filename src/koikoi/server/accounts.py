@@ -23,7 +23,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from confusable_homoglyphs import categories
 from itsdangerous import BadSignature, Signer
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -177,6 +177,16 @@ VISITOR = "v."
 """Marks the cookie of a visitor's session, whose row is made at their first change."""
 
 
+_SESSIONS, _USERS = BrowserSession.__table__.c, User.__table__.c
+FIND_SESSION = (
+    select(_SESSIONS.id, _SESSIONS.csrf, _SESSIONS.user_id, _SESSIONS.last_seen, _USERS.name)
+    .select_from(BrowserSession.__table__.outerjoin(User.__table__))
+    .where(_SESSIONS.id == bindparam("id"))
+)
+"""A session with its account's name: every request reads it, so it is one Core
+statement built once (two ORM loads cost a request a fifth of its time)."""
+
+
 class Sessions:
     """Opening, finding, rotating and ending browser sessions.
 
@@ -206,7 +216,7 @@ class Sessions:
         except BadSignature:
             return None
         visitor = token.startswith(VISITOR)
-        row = db.get(BrowserSession, _digest(token))
+        row = db.connection().execute(FIND_SESSION, {"id": _digest(token)}).one_or_none()
         if row is None:
             if not visitor:
                 return None
@@ -214,9 +224,7 @@ class Sessions:
             return SessionInfo(_digest(token), csrf, None, None, stored=False)
         if self.clock() - row.last_seen > SESSION_IDLE:
             return None
-        user = db.get(User, row.user_id) if row.user_id is not None else None
-        name = user.name if user else None
-        return SessionInfo(row.id, row.csrf, row.user_id, name, last_seen=row.last_seen)
+        return SessionInfo(row.id, row.csrf, row.user_id, row.name, last_seen=row.last_seen)
 
     def visit(self) -> tuple[SessionInfo, str]:
         """A new visitor's session (no row yet) and the cookie value that names it."""

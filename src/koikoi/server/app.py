@@ -65,11 +65,14 @@ DOCS = "/api/docs"
 # oversized body (413), invalid input (422) and an unexpected error (500).
 EVERY_ROUTE = (413, 422, 500)
 REFUSALS = {
-    site: (404,),
-    accounts: (401, 403, 409, 429),
-    games: (400, 403, 404, 409),
+    # A request is matched against the routes one by one, in this order: the moves'
+    # routers first, as they take most requests (matching through every route before
+    # them cost a move a tenth of its time).
     tables: (400, 403, 404, 409, 410),
+    games: (400, 403, 404, 409),
+    accounts: (401, 403, 409, 429),
     boards: (404,),
+    site: (404,),
 }
 
 

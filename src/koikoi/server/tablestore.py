@@ -21,11 +21,13 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
+import sqlalchemy
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
+from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, aliased, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi.record import Record
 from koikoi.rules import PRESETS, RuleSet
@@ -81,15 +83,43 @@ class Change:
 
 KEPT_TABLES = 4096
 """Tables a process keeps as it last left them, to change without reading them."""
-_SEATED = (aliased(User), aliased(User))
-WITH_NAMES = (
-    select(Table, _SEATED[0].name, _SEATED[1].name)
-    .outerjoin(_SEATED[0], _SEATED[0].id == Table.seat0_user_id)
-    .outerjoin(_SEATED[1], _SEATED[1].id == Table.seat1_user_id)
+_TABLES = cast(sqlalchemy.Table, Table.__table__)
+_COLUMNS = _TABLES.c
+_SEATED = (User.__table__.alias("seated0"), User.__table__.alias("seated1"))
+WITH_NAMES = select(
+    _TABLES, _SEATED[0].c.name.label("name0"), _SEATED[1].c.name.label("name1")
+).select_from(
+    _TABLES.outerjoin(_SEATED[0], _SEATED[0].c.id == _COLUMNS.seat0_user_id).outerjoin(
+        _SEATED[1], _SEATED[1].c.id == _COLUMNS.seat1_user_id
+    )
 )
-"""Tables' rows with their players' names."""
-LOAD = WITH_NAMES.where(Table.id == bindparam("table_id"))
+"""Tables' rows with their players' names (``name0``, ``name1``), as plain rows: the
+ORM's objects would cost a move more than the query."""
+LOAD = WITH_NAMES.where(_COLUMNS.id == bindparam("table_id"))
 """One table's (built once: building it costs more than running it)."""
+WRITTEN = (
+    "seat1_user_id",
+    "seat1_session_id",
+    "actions",
+    "version",
+    "status",
+    "ending",
+    "winner",
+    "deadline",
+    "timeouts",
+    "rematch",
+    "next_id",
+    "updated",
+    "finished",
+)
+"""The columns a change writes (the second seat's, as one may sit down, and the play's)."""
+WRITE = (
+    update(_TABLES)
+    .where(_COLUMNS.id == bindparam("table_id"), _COLUMNS.version == bindparam("read"))
+    .values({name: bindparam(name, type_=_COLUMNS[name].type) for name in WRITTEN})
+)
+"""A change, written over the version read: a Core statement built once, as the ORM's
+update would rebuild and compile it at every move."""
 
 
 TableChange = Callable[[TableSession, datetime], list[dict[str, Any]]]
@@ -216,11 +246,10 @@ class TableStore:
     def load(self, table_id: str) -> TableSession:
         """The table as stored (one query: the row and its players' names)."""
         with self.sessions() as db:
-            found = db.execute(LOAD, {"table_id": table_id}).one_or_none()
-        if found is None:
+            row = db.connection().execute(LOAD, {"table_id": table_id}).one_or_none()
+        if row is None:
             raise TableError(404, f"no table {table_id!r}")
-        row, first, second = found
-        return restore_table(row, [first, second])
+        return restore_table(row, [row.name0, row.name1])
 
     def review(self, table_id: str, seat: int) -> dict[str, Any]:
         """The coach's review of ``seat`` (0: who opened the table) in a finished match
@@ -291,8 +320,8 @@ class TableStore:
                 )
             ).all()
         lines = []
-        for row, first, second in rows:
-            table = restore_table(row, [first, second])
+        for row in rows:
+            table = restore_table(row, [row.name0, row.name1])
             seat = table.seat_of(owner)
             assert seat is not None
             lines.append(table.summary(seat, row.updated))
@@ -421,12 +450,16 @@ class TableStore:
         with self.sessions.begin() as db:
             # The first statement writes: on SQLite it takes the write lock, so the
             # ratings below are read and written by one finishing match at a time.
-            written = db.execute(
-                update(Table)
-                .where(Table.id == table.id, Table.version == read)
-                .values(**seat_columns(1, table.seats[1]), **self._progress(table, now))
+            written = db.connection().execute(
+                WRITE,
+                {
+                    "table_id": table.id,
+                    "read": read,
+                    **seat_columns(1, table.seats[1]),
+                    **self._progress(table, now),
+                },
             )
-            if written.rowcount != 1:  # type: ignore[attr-defined]
+            if written.rowcount != 1:
                 raise StaleActionError(
                     "the table moved on meanwhile (another tab or device?); reload the table"
                 )
@@ -645,7 +678,8 @@ def queued(owner: SessionInfo) -> Any:
     return QueueEntry.session_id == owner.id
 
 
-def restore_table(row: Table, names: list[str | None]) -> TableSession:
+def restore_table(row: Table | Row[Any], names: list[str | None]) -> TableSession:
+    """The table a row holds (an ORM object or a plain row of its columns)."""
     seats: list[Seat | None] = []
     for seat in (0, 1):
         user = getattr(row, f"seat{seat}_user_id")
