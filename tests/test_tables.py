@@ -14,6 +14,9 @@ from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
 from koikoi.cards import SLUGS
+from koikoi.match import Match
+from koikoi.round import action_from_json
+from koikoi.server import tables as tables_module
 from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS
 from koikoi.store.models import Rating, User
 from servers import PASSWORD, Clock, browser, make_app, sign_up
@@ -391,6 +394,54 @@ def test_a_process_whose_copy_of_the_table_is_behind_reads_it_afresh(
         assert answer["state"]["version"] == state["version"] + 1
     stored = first.state.services.tables.load(table["id"])
     assert stored.version > 20
+
+
+def test_a_copy_behind_the_table_catches_up_instead_of_replaying_the_match(
+    database_url: str, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two processes, a seat on each: each finds its copy a move or two behind, plays
+    only the moves it missed on it (no match is rebuilt), and shows what a table
+    rebuilt from its row shows."""
+    first, second = make_app(database_url, clock), make_app(database_url, clock)
+    host, friend = browser(first), browser(second)
+    table_id = open_table(host)["id"]
+    assert friend.post(f"/api/tables/{table_id}/seat").status_code == 200
+    state_of(host, table_id), state_of(friend, table_id)  # both processes hold a copy
+    rebuilt: list[Any] = []
+    real = Match
+
+    def counted(*args: Any) -> Match:
+        rebuilt.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(tables_module, "Match", counted)
+    for _ in range(20):
+        client, state = mover(host, friend, table_id)
+        move(client, table_id, state)
+    assert rebuilt == []
+    monkeypatch.undo()
+    fresh = first.state.services.tables.load(table_id)
+    assert fresh.version > 20
+    for client, seat in ((host, 0), (friend, 1)):
+        assert state_of(client, table_id) == fresh.state(seat, clock())
+
+
+def test_a_copy_that_a_failed_change_took_off_the_tables_path_is_not_taken_over(
+    app: FastAPI,
+) -> None:
+    host, friend, table_id = seated_pair(app)
+    store = app.state.services.tables
+    client, state = mover(host, friend, table_id)
+    while len(state["legal"]) < 2:
+        move(client, table_id, state)
+        client, state = mover(host, friend, table_id)
+    astray = store.load(table_id)
+    astray.match.apply(action_from_json(state["legal"][1]))  # not what is played
+    move(client, table_id, state)  # legal[0]
+    taken = store.load(table_id, astray)
+    assert taken.match is not astray.match
+    assert taken.actions == store.load(table_id).actions
+    assert taken.actions[-1] == state["legal"][0]
 
 
 def test_each_player_lists_their_tables_and_a_finished_one_replays(

@@ -390,19 +390,21 @@ class RuleSet:
         """The file form: ``preset`` and the fields that differ from it (or all of them).
 
         Every state the server sends holds the full form, twice: it is made once per
-        rule set and copied (its lists too, so that no caller can change the kept one).
+        rule set and kept as pairs of immutable values (a rule set is one, and
+        observations hold it), each caller getting a dict and lists of its own.
         """
         slot = "_full" if full else "_short"
-        kept: dict[str, Any] | None = self.__dict__.get(slot)
+        kept: tuple[tuple[str, Any], ...] | None = self.__dict__.get(slot)
         if kept is None:
             base = PRESETS.get(self.preset, CLASSIC)
-            kept = {"preset": self.preset if self.preset in PRESETS else "classic"}
+            pairs = [("preset", self.preset if self.preset in PRESETS else "classic")]
             for key in self.KEYS:
                 value = getattr(self, key)
                 if full or value != getattr(base, key):
-                    kept[key] = _plain(value)
+                    pairs.append((key, _plain(value)))
+            kept = tuple(pairs)
             object.__setattr__(self, slot, kept)
-        return {key: list(value) if type(value) is list else value for key, value in kept.items()}
+        return {key: list(value) if type(value) is tuple else value for key, value in kept}
 
     def to_toml(self, *, full: bool = False) -> str:
         return tomli_w.dumps(self.to_mapping(full=full))
@@ -417,8 +419,9 @@ processes) nor compared."""
 
 
 def _plain(value: Any) -> Any:
+    """A field's value as plain data (a list field's as a tuple of strings)."""
     if isinstance(value, tuple):
-        return [str(item) for item in value]
+        return tuple(str(item) for item in value)
     if isinstance(value, StrEnum):
         return str(value)
     return value

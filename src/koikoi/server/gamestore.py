@@ -14,9 +14,11 @@ import hashlib
 import json
 import secrets
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import ColumnElement, and_, case, func, select, update
+import sqlalchemy
+from sqlalchemy import ColumnElement, and_, bindparam, case, func, select, update
+from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -112,7 +114,7 @@ def finished_at(row: Game) -> datetime:
     return row.finished or row.updated + ABANDONED_AFTER
 
 
-def row_status(row: Game, now: datetime) -> str:
+def row_status(row: Game | Row[Any], now: datetime) -> str:
     if row.status == PLAYING and row.updated < now - ABANDONED_AFTER:
         return RESIGNED
     return row.status
@@ -123,6 +125,40 @@ def owned_by(owner: SessionInfo) -> ColumnElement[bool]:
     if owner.user_id is not None:
         return Game.user_id == owner.user_id
     return Game.session_id == owner.id
+
+
+_GAMES = cast(sqlalchemy.Table, Game.__table__)
+_OWNER_COLUMNS = {True: _GAMES.c.user_id, False: _GAMES.c.session_id}
+LOAD = {
+    signed_in: select(_GAMES).where(
+        _GAMES.c.id == bindparam("game_id"), column == bindparam("owner")
+    )
+    for signed_in, column in _OWNER_COLUMNS.items()
+}
+"""A game of its owner's (an account's, or a guest browser's): Core statements built
+once, read as plain rows, as every move reads one (the ORM rebuilt and loaded it)."""
+WRITTEN = (
+    "actions",
+    "version",
+    "status",
+    "score",
+    "opponent_score",
+    "points",
+    "yaku",
+    "updated",
+    "finished",
+)
+"""The columns a move changes."""
+WRITE = (
+    update(_GAMES)
+    .where(
+        _GAMES.c.id == bindparam("game_id"),
+        _GAMES.c.version == bindparam("read"),
+        _GAMES.c.status == PLAYING,
+    )
+    .values({name: bindparam(name, type_=_GAMES.c[name].type) for name in WRITTEN})
+)
+"""A move, written over the version read (built once, like :data:`LOAD`)."""
 
 
 class GameStore:
@@ -268,8 +304,10 @@ class GameStore:
         return game.id, True
 
     def load(self, game_id: str, owner: SessionInfo) -> GameSession:
+        signed_in = owner.user_id is not None
+        key = {"game_id": game_id, "owner": owner.user_id if signed_in else owner.id}
         with self.sessions() as db:
-            row = db.scalar(select(Game).where(Game.id == game_id, owned_by(owner)))
+            row = db.connection().execute(LOAD[signed_in], key).one_or_none()
         if row is None:
             raise GameNotFoundError(f"no game {game_id!r} for this player")
         return restore(row, self.clock())
@@ -354,12 +392,10 @@ class GameStore:
         with self.sessions.begin() as db:
             # The first statement writes: on SQLite it takes the write lock, so the
             # rating below is read and written by one finishing match at a time.
-            written = db.execute(
-                update(Game)
-                .where(Game.id == game.id, Game.version == read, Game.status == PLAYING)
-                .values(**self._progress(game, self.clock()))
+            written = db.connection().execute(
+                WRITE, {"game_id": game.id, "read": read, **self._progress(game, self.clock())}
             )
-            if written.rowcount != 1:  # type: ignore[attr-defined]
+            if written.rowcount != 1:
                 raise StaleActionError(
                     "the game moved on meanwhile (another tab or device?); reload the game"
                 )
@@ -394,7 +430,7 @@ class GameStore:
 
     @staticmethod
     def _progress(game: GameSession, now: datetime) -> dict[str, Any]:
-        """The columns a move changes."""
+        """The columns a move changes (:data:`WRITTEN`)."""
         over = game.status != PLAYING
         return {
             "actions": game.actions,
@@ -451,7 +487,7 @@ def practice_id(user_id: int, match: Match, difficulty: str, resigned: bool) -> 
     return PRACTICE_PREFIX + digest[: 32 - len(PRACTICE_PREFIX)]
 
 
-def restore(row: Game, now: datetime) -> GameSession:
+def restore(row: Game | Row[Any], now: datetime) -> GameSession:
     """The game a row holds, as of ``now`` (a match abandoned by then is resigned)."""
     return GameSession.restore(
         row.id,

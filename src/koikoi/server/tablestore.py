@@ -243,13 +243,14 @@ class TableStore:
                 table.code = new_code()
         raise TableError(503, "no free table code; try again")  # pragma: no cover
 
-    def load(self, table_id: str) -> TableSession:
-        """The table as stored (one query: the row and its players' names)."""
+    def load(self, table_id: str, behind: TableSession | None = None) -> TableSession:
+        """The table as stored (one query: the row and its players' names); its match
+        is ``behind``'s, played on, where that is an older copy of it."""
         with self.sessions() as db:
             row = db.connection().execute(LOAD, {"table_id": table_id}).one_or_none()
         if row is None:
             raise TableError(404, f"no table {table_id!r}")
-        return restore_table(row, [row.name0, row.name1])
+        return restore_table(row, [row.name0, row.name1], behind)
 
     def review(self, table_id: str, seat: int) -> dict[str, Any]:
         """The coach's review of ``seat`` (0: who opened the table) in a finished match
@@ -290,7 +291,9 @@ class TableStore:
                     return self._keep(self._settled(copy, change, before))
                 except (StaleActionError, TableError, GameOverError):
                     pass  # perhaps only the copy was behind: as stored, then
-            return self._keep(self._settled(self.load(table_id), change, before))
+            # Read afresh, the copy's match catching up (two processes serving one
+            # table each hold a copy a move or two behind the other's).
+            return self._keep(self._settled(self.load(table_id, copy), change, before))
 
     def _settled(
         self,
@@ -678,19 +681,25 @@ def queued(owner: SessionInfo) -> Any:
     return QueueEntry.session_id == owner.id
 
 
-def restore_table(row: Table | Row[Any], names: list[str | None]) -> TableSession:
-    """The table a row holds (an ORM object or a plain row of its columns)."""
+def restore_table(
+    row: Table | Row[Any], names: list[str | None], behind: TableSession | None = None
+) -> TableSession:
+    """The table a row holds (an ORM object or a plain row of its columns), its match
+    played on from ``behind`` where that is an older copy (:meth:`TableSession.restore`)."""
     seats: list[Seat | None] = []
     for seat in (0, 1):
         user = getattr(row, f"seat{seat}_user_id")
         session = getattr(row, f"seat{seat}_session_id")
         taken = user is not None or session is not None
         seats.append(Seat(user, session, names[seat]) if taken else None)
+    same = behind is not None and behind.id == row.id
     return TableSession.restore(
         row.actions,
+        behind,
         id=row.id,
         code=row.code,
-        rules=RuleSet.from_mapping(row.rules),
+        # A table's rules never change: a copy's need not be read again.
+        rules=behind.rules if same and behind is not None else RuleSet.from_mapping(row.rules),
         ranked=row.ranked,
         seed=row.seed,
         seats=seats,
