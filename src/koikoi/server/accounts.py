@@ -28,7 +28,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from koikoi.store.models import BrowserSession, Game, PasswordThrottle, ServerSecret, User
-from koikoi.store.rows import insert_new
+from koikoi.store.rows import insert_new, table_of
 
 Clock = Callable[[], datetime]
 
@@ -177,11 +177,13 @@ VISITOR = "v."
 """Marks the cookie of a visitor's session, whose row is made at their first change."""
 
 
-_SESSIONS, _USERS = BrowserSession.__table__.c, User.__table__.c
+_SESSIONS, _USERS = table_of(BrowserSession), table_of(User)
 FIND_SESSION = (
-    select(_SESSIONS.id, _SESSIONS.csrf, _SESSIONS.user_id, _SESSIONS.last_seen, _USERS.name)
-    .select_from(BrowserSession.__table__.outerjoin(User.__table__))
-    .where(_SESSIONS.id == bindparam("id"))
+    select(
+        _SESSIONS.c.id, _SESSIONS.c.csrf, _SESSIONS.c.user_id, _SESSIONS.c.last_seen, _USERS.c.name
+    )
+    .select_from(_SESSIONS.outerjoin(_USERS))
+    .where(_SESSIONS.c.id == bindparam("id"))
 )
 """A session with its account's name: every request reads it, so it is one Core
 statement built once (two ORM loads cost a request a fifth of its time)."""

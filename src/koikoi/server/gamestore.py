@@ -14,9 +14,8 @@ import hashlib
 import json
 import secrets
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-import sqlalchemy
 from sqlalchemy import ColumnElement, and_, bindparam, case, func, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
@@ -44,7 +43,7 @@ from koikoi.server.rating import START, START_SIGMA, rated
 from koikoi.server.reviews import Reviews
 from koikoi.server.thinking import Chooser, Thinking
 from koikoi.store.models import Game, Rating, Review
-from koikoi.store.rows import insert_new
+from koikoi.store.rows import insert_new, table_of, update_where
 
 ABANDONED_AFTER = timedelta(days=7)
 """A match nobody has touched this long counts as resigned."""
@@ -127,7 +126,7 @@ def owned_by(owner: SessionInfo) -> ColumnElement[bool]:
     return Game.session_id == owner.id
 
 
-_GAMES = cast(sqlalchemy.Table, Game.__table__)
+_GAMES = table_of(Game)
 _OWNER_COLUMNS = {True: _GAMES.c.user_id, False: _GAMES.c.session_id}
 LOAD = {
     signed_in: select(_GAMES).where(
@@ -137,28 +136,6 @@ LOAD = {
 }
 """A game of its owner's (an account's, or a guest browser's): Core statements built
 once, read as plain rows, as every move reads one (the ORM rebuilt and loaded it)."""
-WRITTEN = (
-    "actions",
-    "version",
-    "status",
-    "score",
-    "opponent_score",
-    "points",
-    "yaku",
-    "updated",
-    "finished",
-)
-"""The columns a move changes."""
-WRITE = (
-    update(_GAMES)
-    .where(
-        _GAMES.c.id == bindparam("game_id"),
-        _GAMES.c.version == bindparam("read"),
-        _GAMES.c.status == PLAYING,
-    )
-    .values({name: bindparam(name, type_=_GAMES.c[name].type) for name in WRITTEN})
-)
-"""A move, written over the version read (built once, like :data:`LOAD`)."""
 
 
 class GameStore:
@@ -392,10 +369,8 @@ class GameStore:
         with self.sessions.begin() as db:
             # The first statement writes: on SQLite it takes the write lock, so the
             # rating below is read and written by one finishing match at a time.
-            written = db.connection().execute(
-                WRITE, {"game_id": game.id, "read": read, **self._progress(game, self.clock())}
-            )
-            if written.rowcount != 1:
+            where = {"id": game.id, "version": read, "status": PLAYING}
+            if update_where(db, Game, where, self._progress(game, self.clock())) != 1:
                 raise StaleActionError(
                     "the game moved on meanwhile (another tab or device?); reload the game"
                 )
@@ -430,7 +405,7 @@ class GameStore:
 
     @staticmethod
     def _progress(game: GameSession, now: datetime) -> dict[str, Any]:
-        """The columns a move changes (:data:`WRITTEN`)."""
+        """The columns a move changes."""
         over = game.status != PLAYING
         return {
             "actions": game.actions,

@@ -124,18 +124,16 @@ class TableSession:
         cls, actions: list[Any], behind: TableSession | None = None, **columns: Any
     ) -> TableSession:
         """The table a row describes, its match replayed action by action; or, given
-        ``behind``, a copy of it whose match has played the first of those actions
-        (only those), that match with only the rest played on (a copy taken over).
+        ``behind``, an older copy of the same table whose match has played the first
+        of those actions (only those), that match with only the rest played on.
 
         A copy that a failed change left ahead of the row, or off its path, is
         ignored: its actions are not where the row's begin.
         """
-        match = None
-        if behind is not None and behind.id == columns["id"]:
-            done = behind.actions
-            if actions[: len(done)] == done:
-                match, actions = behind.match, actions[len(done) :]
-        if match is None:
+        played = 0 if behind is None else len(behind.match.actions)
+        if behind is not None and actions[:played] == behind.actions:
+            match, actions = behind.match, actions[played:]
+        else:
             match = Match(columns["rules"], columns["seed"])
         for data in actions:
             match.apply(action_from_json(data))

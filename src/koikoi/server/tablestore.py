@@ -21,9 +21,8 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, cast
+from typing import Any
 
-import sqlalchemy
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
@@ -51,7 +50,7 @@ from koikoi.server.tables import (
 )
 from koikoi.server.thinking import Thinking
 from koikoi.store.models import QueueEntry, Rating, Table, TableReview, User
-from koikoi.store.rows import insert_new
+from koikoi.store.rows import insert_new, table_of, update_where
 
 OPEN_FOR = timedelta(days=1)
 """A table nobody sits down at is closed after this long."""
@@ -83,9 +82,9 @@ class Change:
 
 KEPT_TABLES = 4096
 """Tables a process keeps as it last left them, to change without reading them."""
-_TABLES = cast(sqlalchemy.Table, Table.__table__)
+_TABLES = table_of(Table)
 _COLUMNS = _TABLES.c
-_SEATED = (User.__table__.alias("seated0"), User.__table__.alias("seated1"))
+_SEATED = (table_of(User).alias("seated0"), table_of(User).alias("seated1"))
 WITH_NAMES = select(
     _TABLES, _SEATED[0].c.name.label("name0"), _SEATED[1].c.name.label("name1")
 ).select_from(
@@ -97,29 +96,6 @@ WITH_NAMES = select(
 ORM's objects would cost a move more than the query."""
 LOAD = WITH_NAMES.where(_COLUMNS.id == bindparam("table_id"))
 """One table's (built once: building it costs more than running it)."""
-WRITTEN = (
-    "seat1_user_id",
-    "seat1_session_id",
-    "actions",
-    "version",
-    "status",
-    "ending",
-    "winner",
-    "deadline",
-    "timeouts",
-    "rematch",
-    "next_id",
-    "updated",
-    "finished",
-)
-"""The columns a change writes (the second seat's, as one may sit down, and the play's)."""
-WRITE = (
-    update(_TABLES)
-    .where(_COLUMNS.id == bindparam("table_id"), _COLUMNS.version == bindparam("read"))
-    .values({name: bindparam(name, type_=_COLUMNS[name].type) for name in WRITTEN})
-)
-"""A change, written over the version read: a Core statement built once, as the ORM's
-update would rebuild and compile it at every move."""
 
 
 TableChange = Callable[[TableSession, datetime], list[dict[str, Any]]]
@@ -453,16 +429,13 @@ class TableStore:
         with self.sessions.begin() as db:
             # The first statement writes: on SQLite it takes the write lock, so the
             # ratings below are read and written by one finishing match at a time.
-            written = db.connection().execute(
-                WRITE,
-                {
-                    "table_id": table.id,
-                    "read": read,
-                    **seat_columns(1, table.seats[1]),
-                    **self._progress(table, now),
-                },
+            written = update_where(
+                db,
+                Table,
+                {"id": table.id, "version": read},
+                {**seat_columns(1, table.seats[1]), **self._progress(table, now)},
             )
-            if written.rowcount != 1:
+            if written != 1:
                 raise StaleActionError(
                     "the table moved on meanwhile (another tab or device?); reload the table"
                 )
@@ -692,14 +665,15 @@ def restore_table(
         session = getattr(row, f"seat{seat}_session_id")
         taken = user is not None or session is not None
         seats.append(Seat(user, session, names[seat]) if taken else None)
-    same = behind is not None and behind.id == row.id
+    if behind is not None and behind.id != row.id:
+        behind = None
     return TableSession.restore(
         row.actions,
         behind,
         id=row.id,
         code=row.code,
         # A table's rules never change: a copy's need not be read again.
-        rules=behind.rules if same and behind is not None else RuleSet.from_mapping(row.rules),
+        rules=RuleSet.from_mapping(row.rules) if behind is None else behind.rules,
         ranked=row.ranked,
         seed=row.seed,
         seats=seats,
