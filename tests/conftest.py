@@ -17,12 +17,18 @@ from typing import Any
 import pytest
 import sqlalchemy
 from fastapi import FastAPI
+from hypothesis import settings
 
 from servers import Clock, close_apps, make_app, serving
 
 CHROMIUM = Path("/usr/bin/chromium")
 POSTGRESQL = os.environ.get("KOIKOI_TEST_POSTGRESQL", "postgresql://postgres@127.0.0.1:5432/test")
 REDIS = os.environ.get("KOIKOI_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+# Property tests check behaviour, not speed (bench/ measures that): an example slower
+# than hypothesis's default deadline on a slow or busy machine is no failure.
+settings.register_profile("koikoi", deadline=None)
+settings.load_profile("koikoi")
 
 
 def require(available: bool, reason: str) -> None:

@@ -351,7 +351,8 @@ def parallel(url: str, attempts: list[tuple[str, str]]) -> list[int]:
 
     def attempt(name_and_password: tuple[str, str]) -> int:
         name, password = name_and_password
-        with httpx2.Client(base_url=url) as client:
+        # 31 hashes one after another take seconds on a slow machine; a hang still fails.
+        with httpx2.Client(base_url=url, timeout=60) as client:
             csrf = client.get("/api/session").json()["csrf"]
             response = client.post(
                 "/api/session",

@@ -46,7 +46,6 @@ SCHEMA_CASES = 300
 RAW_CASES = 300
 FUZZ = settings(
     max_examples=SCHEMA_CASES,
-    deadline=None,
     database=None,
     derandomize=True,  # the same requests on every run: a failure is reproducible
     suppress_health_check=list(HealthCheck),

@@ -33,7 +33,6 @@ T = TypeVar("T")
 
 FUZZ = settings(
     max_examples=150,
-    deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
 

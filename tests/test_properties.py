@@ -292,7 +292,7 @@ GAMES_PER_EXAMPLE = 16
 OBSERVED_GAMES_PER_EXAMPLE = 4
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 2**32))
 def test_random_games_keep_every_invariant_and_replay(rules: RuleSet, seed: int) -> None:
     """Cards conserved, a legal action until the end, every round ends, results replay."""
@@ -305,7 +305,7 @@ def test_random_games_keep_every_invariant_and_replay(rules: RuleSet, seed: int)
         assert replay_output(again) == replay_output(match)
 
 
-@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 2**32))
 def test_observations_hide_cards_and_replay_step_by_step(rules: RuleSet, seed: int) -> None:
     for offset in range(OBSERVED_GAMES_PER_EXAMPLE):
@@ -321,7 +321,7 @@ def test_observations_hide_cards_and_replay_step_by_step(rules: RuleSet, seed: i
         assert again.results == match.results
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
 @given(rules=rule_sets(), seed=st.integers(0, 2**32), dealer=st.integers(0, 1))
 def test_given_deals_replay_and_hidden_cards_rebuild_the_round(
     rules: RuleSet, seed: int, dealer: int

@@ -1088,7 +1088,7 @@ def consistent(changes: dict[str, Any]) -> dict[str, Any]:
     return changes
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60)
 @given(st.sampled_from(PRESET_NAMES), overrides())
 def test_any_valid_overrides_round_trip_through_toml_and_json(
     preset: str, changes: dict[str, Any]
@@ -1201,7 +1201,7 @@ def test_rules_whose_scores_could_pass_2_to_the_53_are_refused(changes: dict[str
     assert RuleSet.from_mapping({**changes, "multiplier": "any-called"}).max_koikoi == 0
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(
     st.integers(min_value=0, max_value=2**48 - 1),
     st.integers(min_value=0, max_value=12),

@@ -1152,7 +1152,7 @@ def test_progress_follows_the_rules_in_play() -> None:
     assert [e["yaku"] for e in anywhere].count("tsukifuda") == 1
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(
     st.lists(st.integers(0, 47), unique=True, max_size=30),
     st.integers(0, 30),
