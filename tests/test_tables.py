@@ -234,6 +234,44 @@ def test_resign_then_rematch_opens_a_new_table_for_both(app: FastAPI) -> None:
     assert state_of(friend, again)["status"] == "playing"
 
 
+def test_no_move_starts_at_a_table_while_a_view_of_it_is_made(
+    app: FastAPI, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A page's view of a table (a reload, a rematch offer) is made from the copy this
+    process keeps, which the next move changes in place: made while another thread
+    could move, it could show half a move, or fail."""
+    host, friend, table_id = seated_pair(app)
+    lock = app.state.services.tables._lock(table_id)
+    free_to_move: list[bool] = []
+
+    def free() -> bool:
+        """Whether another thread (a move's) could take the table now."""
+        taken: list[bool] = []
+
+        def probe() -> None:
+            taken.append(lock.acquire(blocking=False))
+            if taken[0]:
+                lock.release()
+
+        thread = threading.Thread(target=probe)
+        thread.start()
+        thread.join()
+        return taken[0]
+
+    made = tables_module.TableSession.state
+
+    def state(table: tables_module.TableSession, seat: int, now: Any) -> dict[str, Any]:
+        free_to_move.append(free())
+        return made(table, seat, now)
+
+    monkeypatch.setattr(tables_module.TableSession, "state", state)
+    assert state_of(host, table_id)["your_turn"] != state_of(friend, table_id)["your_turn"]
+    assert friend.post(f"/api/tables/{table_id}/resign").status_code == 200
+    assert host.post(f"/api/tables/{table_id}/rematch").status_code == 200
+    # Two reloads; the resign and the offer, two seats' views each; the offer's answer.
+    assert free_to_move == [False] * 7
+
+
 def test_a_ranked_table_moves_both_ratings(app: FastAPI) -> None:
     host, friend = browser(app), browser(app)
     sign_up(host, "Hana")

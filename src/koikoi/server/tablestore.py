@@ -21,7 +21,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import and_, bindparam, delete, func, or_, select, update
 from sqlalchemy.engine import Row
@@ -79,6 +79,8 @@ class Change:
     events: list[dict[str, Any]]
     views: list[dict[str, Any]]
 
+
+T = TypeVar("T")
 
 KEPT_TABLES = 4096
 """Tables a process keeps as it last left them, to change without reading them."""
@@ -140,7 +142,8 @@ class TableStore:
         self._copies: OrderedDict[str, TableSession] = OrderedDict()
         """The tables this process changed last, as it left them (newest last)."""
         self._copies_lock = threading.Lock()
-        self._locks = [threading.Lock() for _ in range(64)]
+        # Re-entrant: a reader holds its table's lock around a change (see current).
+        self._locks = [threading.RLock() for _ in range(64)]
 
     # -- tables ---------------------------------------------------------------------
 
@@ -238,10 +241,18 @@ class TableStore:
         key = {"table_id": table_id, "seat": seat}
         return self.reviews.kept_or_made(TableReview, key, record, seat, self.clock())
 
-    def current(self, table_id: str) -> TableSession:
-        """The table as stored, once the moves its clock owes are made (should no sweep
-        have made them yet): what a player is shown."""
-        return self._apply(table_id, lambda t, now: [], fresh=True).table
+    def current(self, table_id: str, look: Callable[[TableSession], T]) -> T:
+        """What ``look`` makes of the table as stored, once the moves its clock owes
+        are made (should no sweep have made them yet): what a player is shown.
+
+        ``look`` runs before another thread may change the table: the table it is
+        given is the copy this process keeps, which the next move changes in place."""
+        with self._lock(table_id):
+            return look(self._apply(table_id, lambda t, now: [], fresh=True).table)
+
+    def _lock(self, table_id: str) -> threading.RLock:
+        """The lock that lets one thread at a time change (or look at) a table."""
+        return self._locks[hash(table_id) % len(self._locks)]
 
     def _apply(
         self,
@@ -259,7 +270,7 @@ class TableStore:
         The table is out of the copies while it changes (so no other thread sees it
         half-changed), and one table changes in one thread at a time.
         """
-        with self._locks[hash(table_id) % len(self._locks)]:
+        with self._lock(table_id):
             with self._copies_lock:
                 copy = self._copies.pop(table_id, None)
             if copy is not None and not fresh:
@@ -331,9 +342,10 @@ class TableStore:
     def cancel(self, table_id: str, owner: SessionInfo) -> Change:
         return self._apply(table_id, lambda t, now: t.cancel(t.seated(owner)))
 
-    def rematch(self, table_id: str, owner: SessionInfo) -> TableSession:
+    def rematch(self, table_id: str, owner: SessionInfo, look: Callable[[TableSession], T]) -> T:
         """Offer (or accept) another match at a finished table; once both seats want it,
-        the new table opens with the seats as they were and a new deal."""
+        the new table opens with the seats as they were and a new deal. What ``look``
+        makes of the table then (as in :meth:`current`)."""
 
         def offer(table: TableSession, now: datetime) -> list[dict[str, Any]]:
             if table.rematch[table.seated(owner)]:
@@ -345,7 +357,8 @@ class TableStore:
 
         for _ in range(3):
             try:
-                return self._apply(table_id, offer, before=self._open_rematch).table
+                with self._lock(table_id):
+                    return look(self._apply(table_id, offer, before=self._open_rematch).table)
             except StaleActionError:
                 continue  # the other offer landed first: offers do not conflict, so again
         raise StaleActionError("the table keeps changing; reload the table")

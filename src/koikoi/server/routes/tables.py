@@ -142,18 +142,21 @@ def find_table(code: TableCode, parts: Parts) -> dict[str, Any]:
 def get_table(table_id: TableId, parts: Parts, info: Browser) -> dict[str, Any]:
     """A seated player's state; for anyone else with the link, only what an open table
     shows (its rules and host), or that it is full (403) or was closed (410)."""
+
+    def view(table: TableSession) -> dict[str, Any]:
+        seat = table.seat_of(info)
+        if seat is not None:
+            return seated_view(parts, table, seat)
+        if table.ending == CANCELLED:
+            raise HTTPException(410, "this table was closed before anyone sat down at it")
+        if table.status != "open":
+            raise HTTPException(403, "this table is full: two players already sit at it")
+        return {"state": None, "table": table.info(parts.clock())}
+
     try:
-        table = parts.tables.current(table_id)
+        return parts.tables.current(table_id, view)
     except TableError as error:
         raise refused(error) from None
-    seat = table.seat_of(info)
-    if seat is not None:
-        return seated_view(parts, table, seat)
-    if table.ending == CANCELLED:
-        raise HTTPException(410, "this table was closed before anyone sat down at it")
-    if table.status != "open":
-        raise HTTPException(403, "this table is full: two players already sit at it")
-    return {"state": None, "table": table.info(parts.clock())}
 
 
 @router.post("/tables/{table_id}/seat")
@@ -214,12 +217,13 @@ def rematch(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any]:
     """Offer to play again (or accept the opponent's offer): once both want it, a new
     table opens for the two of them, its id in ``state.table.next``."""
     try:
-        table = parts.tables.rematch(table_id, info)
+        return parts.tables.rematch(
+            table_id, info, lambda table: seated_view(parts, table, table.seated(info))
+        )
     except TableError as error:
         raise refused(error) from None
     except StaleActionError as error:
         raise HTTPException(409, str(error)) from None
-    return seated_view(parts, table, table.seated(info))
 
 
 @router.post("/queue")
