@@ -29,6 +29,7 @@ from koikoi.server.gamestore import OwnerGoneError
 from koikoi.server.rating import START, START_SIGMA, rated
 from koikoi.server.views import state_json
 from koikoi.store.database import (
+    Database,
     DatabaseError,
     alembic_config,
     backup,
@@ -237,6 +238,28 @@ def test_concurrent_actions_on_one_game_apply_once(database_url: str) -> None:
     assert game.version == state["version"]
     record = Record(RuleSet.from_mapping(state["rules"]), tuple(game.actions), seed=game.seed)
     assert replay(record).actions == game.match.actions
+
+
+def test_a_read_runs_outside_a_transaction_and_a_write_in_one(postgresql_url: str) -> None:
+    """A read costs a query one round trip (no BEGIN and ROLLBACK around it: each
+    statement is a transaction of its own); a write's statements are one transaction."""
+    engine = make_engine(postgresql_url)
+    database = Database(engine)
+    transaction = text("SELECT pg_current_xact_id()")
+    with database() as db:
+        assert db.scalar(transaction) != db.scalar(transaction)
+    with database.begin() as db:
+        assert db.scalar(transaction) == db.scalar(transaction)
+
+    def fail_halfway() -> None:
+        with database.begin() as db:
+            db.execute(text("CREATE TABLE kept (n integer)"))
+            raise ZeroDivisionError  # the transaction is rolled back: nothing was made
+
+    with pytest.raises(ZeroDivisionError):
+        fail_halfway()
+    assert "kept" not in inspect(engine).get_table_names()
+    engine.dispose()
 
 
 def test_the_default_database_is_a_file_in_the_user_data_folder(

@@ -24,7 +24,6 @@ from argon2 import PasswordHasher
 from fastapi import FastAPI
 from fastapi.exceptions import RequestValidationError
 from fastapi_offline import FastAPIOffline
-from sqlalchemy.orm import sessionmaker
 from starlette.exceptions import HTTPException
 from starlette_compress import CompressMiddleware
 
@@ -47,7 +46,7 @@ from koikoi.server.routes import accounts, boards, games, site, tables
 from koikoi.server.tablestore import TableStore
 from koikoi.server.thinking import Thinking
 from koikoi.server.traffic import AccessLog, BestCompression, ClientFiles, HeadAsGet
-from koikoi.store.database import default_url, make_engine, upgrade
+from koikoi.store.database import Database, default_url, make_engine, upgrade
 
 # The client is all the project's own files: nothing from elsewhere may run, load or
 # frame the game. (The API docs page fetches Swagger UI from a CDN, so it goes without.)
@@ -129,7 +128,7 @@ def create_app(
         secure_cookies = os.environ.get("KOIKOI_SECURE_COOKIES") == "1"
     engine = make_engine(database_url or default_url())
     upgrade(engine)
-    database = sessionmaker(engine, expire_on_commit=False)
+    database = Database(engine)
     with database.begin() as db:
         key = signing_key(db, secret_key or os.environ.get("KOIKOI_SECRET_KEY"))
         sessions = Sessions(key, clock)

@@ -6,6 +6,8 @@ import importlib.util
 import os
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError
+from sqlalchemy.orm import Session, sessionmaker
 
 URL_VARIABLE = "KOIKOI_DATABASE_URL"
 _MIGRATION_LOCK = 0x6B6F696B6F69  # "koikoi": the advisory lock migrations hold on PostgreSQL
@@ -98,6 +101,31 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
         cursor.close()
 
     return engine
+
+
+class Database(sessionmaker[Session]):
+    """Sessions on one engine: ``database()`` for reads, ``database.begin()`` for a
+    transaction that writes (committed at its end, rolled back on an error).
+
+    A read runs outside any transaction, each statement on its own: one round trip a
+    query instead of three (BEGIN, the query, ROLLBACK), on the requests every move
+    makes. It sees what it would inside one, as PostgreSQL's READ COMMITTED already
+    gives each statement its own view of what was committed before it; anything that
+    must hold between two statements (a count, then an insert) is a write's business.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        super().__init__(engine, expire_on_commit=False)
+        self._reads = engine.execution_options(isolation_level="AUTOCOMMIT")
+
+    def __call__(self, **options: Any) -> Session:
+        options.setdefault("bind", self._reads)
+        return super().__call__(**options)
+
+    @contextmanager
+    def begin(self) -> Iterator[Session]:
+        with super().__call__() as session, session.begin():
+            yield session
 
 
 def _check_sqlite_file(path: Path, *, create: bool) -> None:
