@@ -119,17 +119,23 @@ def sqlite_url(tmp_path: Path) -> Iterator[str]:
 
 
 @pytest.fixture(scope="session")
-def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The game served on a free local port, on a fresh SQLite database; its URL."""
+def live_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[FastAPI]:
+    """The game the browser tests play, on a fresh SQLite database."""
     folder = tmp_path_factory.mktemp("live")
     app = make_app(
         f"sqlite:///{folder / 'koikoi.sqlite3'}",
         expert_options={"rollouts": 30},
         rng=random.Random(7),
     )
-    with serving(app) as url:
-        yield url
+    yield app
     app.state.services.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def live_server(live_app: FastAPI) -> Iterator[str]:
+    """:func:`live_app` served on a free local port; its URL."""
+    with serving(live_app) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")
