@@ -378,9 +378,12 @@ def test_dom_never_shows_hidden_cards(open_page: Callable[..., Page]) -> None:
     with pytest.raises(AssertionError, match="hidden cards in the DOM"):
         assert_nothing_hidden_shown(page)
     remove.evaluate("(remove) => remove()")
-    # A whole round against the expert, checked at every move (as every Clicker does).
+    # Whole rounds against the expert, checked at every move (as every Clicker does):
+    # a second round should the first end within three moves (whether it does hangs
+    # on the deal, which hangs on the tests before this one on the live server).
     player = Clicker(page)
-    player.play_round()
+    while player.play_round() == "round" and len(player.phases) < 4:
+        pass
     assert len(player.phases) >= 4
 
 
