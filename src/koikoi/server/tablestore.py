@@ -142,7 +142,7 @@ class TableStore:
         self._copies: OrderedDict[str, TableSession] = OrderedDict()
         """The tables this process changed last, as it left them (newest last)."""
         self._copies_lock = threading.Lock()
-        # Re-entrant: a reader holds its table's lock around a change (see current).
+        # Re-entrant: a look holds its table's lock around a change (see _looked).
         self._locks = [threading.RLock() for _ in range(64)]
 
     # -- tables ---------------------------------------------------------------------
@@ -243,12 +243,23 @@ class TableStore:
 
     def current(self, table_id: str, look: Callable[[TableSession], T]) -> T:
         """What ``look`` makes of the table as stored, once the moves its clock owes
-        are made (should no sweep have made them yet): what a player is shown.
+        are made (should no sweep have made them yet): what a player is shown."""
+        return self._looked(table_id, lambda t, now: [], look, fresh=True)
 
-        ``look`` runs before another thread may change the table: the table it is
-        given is the copy this process keeps, which the next move changes in place."""
+    def _looked(
+        self,
+        table_id: str,
+        change: TableChange,
+        look: Callable[[TableSession], T],
+        before: Callable[[TableSession, Session], None] | None = None,
+        *,
+        fresh: bool = False,
+    ) -> T:
+        """What ``look`` makes of the table once ``change`` is made (see _apply), made
+        before another thread may change it: the table it is given is the copy this
+        process keeps, which the next change alters in place."""
         with self._lock(table_id):
-            return look(self._apply(table_id, lambda t, now: [], fresh=True).table)
+            return look(self._apply(table_id, change, before, fresh=fresh).table)
 
     def _lock(self, table_id: str) -> threading.RLock:
         """The lock that lets one thread at a time change (or look at) a table."""
@@ -345,7 +356,7 @@ class TableStore:
     def rematch(self, table_id: str, owner: SessionInfo, look: Callable[[TableSession], T]) -> T:
         """Offer (or accept) another match at a finished table; once both seats want it,
         the new table opens with the seats as they were and a new deal. What ``look``
-        makes of the table then (as in :meth:`current`)."""
+        makes of the table then."""
 
         def offer(table: TableSession, now: datetime) -> list[dict[str, Any]]:
             if table.rematch[table.seated(owner)]:
@@ -357,8 +368,7 @@ class TableStore:
 
         for _ in range(3):
             try:
-                with self._lock(table_id):
-                    return look(self._apply(table_id, offer, before=self._open_rematch).table)
+                return self._looked(table_id, offer, look, before=self._open_rematch)
             except StaleActionError:
                 continue  # the other offer landed first: offers do not conflict, so again
         raise StaleActionError("the table keeps changing; reload the table")
