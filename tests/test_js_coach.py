@@ -33,6 +33,7 @@ from koikoi.players.protocol import NODE_PLAYER, observation_to_json
 from koikoi.record import Record
 from koikoi.round import MatchView, Observation, Phase, action_from_json
 from koikoi.rules import PRESET_NAMES, PRESETS, RulesError, RuleSet
+from koikoi.yaku import progress
 from test_coach import small_decision
 from test_parity import count, house_rules
 
@@ -230,6 +231,46 @@ def test_reviews_of_whole_matches_are_the_python_coach_s(node: str) -> None:
         expected = coach.review_json(record, seat, 30)
         assert got == expected
         assert got["decisions"]
+
+
+# -- the yaku in reach -----------------------------------------------------------------
+
+PROGRESS_JS = """
+const { progress } = await import(process.argv[1]);
+const { RuleSet } = await import(process.argv[2]);
+const { fromNumber } = await import(process.argv[3]);
+const cases = JSON.parse(process.argv[4]);
+console.log(JSON.stringify(cases.map(([rules, own, theirs, month]) =>
+  progress(fromNumber(own), fromNumber(theirs), RuleSet.fromMapping(rules), month, 20))));
+"""
+
+
+def test_the_yaku_in_reach_are_the_same(node: str) -> None:
+    """The piles' progress (shown beside each pile) from yaku.js is koikoi.yaku's, for
+    random piles under every preset and random house rules, nearest twenty."""
+    rng = random.Random(17)
+    cases = []
+    for index in range(count(300, 3000)):
+        rules = PRESETS[PRESET_NAMES[index % len(PRESET_NAMES)]] if index % 2 else house_rules(rng)
+        cards = rng.sample(range(48), rng.randrange(0, 30))
+        split = rng.randrange(len(cards) + 1)
+        own = sum(1 << card for card in cards[:split])
+        theirs = sum(1 << card for card in cards[split:])
+        cases.append((rules, own, theirs, rng.randrange(13)))
+    arguments = [json.dumps([[r.to_mapping(), o, t, m] for r, o, t, m in cases])]
+    modules = [(ENGINE / name).as_uri() for name in ("yaku.js", "rules.js", "cards.js")]
+    done = subprocess.run(
+        [node, "--input-type=module", "-e", PROGRESS_JS, *modules, *arguments],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    expected = [
+        [entry.to_json() for entry in progress(own, theirs, rules, month, most=20)]
+        for rules, own, theirs, month in cases
+    ]
+    assert json.loads(done.stdout) == expected
 
 
 # -- practice matches on the device ---------------------------------------------------------

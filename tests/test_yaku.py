@@ -1152,6 +1152,19 @@ def test_progress_follows_the_rules_in_play() -> None:
     assert [e["yaku"] for e in anywhere].count("tsukifuda") == 1
 
 
+def test_progress_names_akatan_aotan_where_it_replaces_the_second_set() -> None:
+    """With akatan made, the blue ribbons make akatan-aotan where it replaces both sets
+    (nintendo), so aotan is never the goal there; elsewhere it still is (found by the
+    property test below, which took the blue ribbons for aotan)."""
+    replacing = RuleSet.from_mapping({"akatan_aotan": 10, "akatan_aotan_replaces": True})
+    for own, second in ((POETRY, "aotan"), (BLUE, "akatan")):
+        pile = cards_from_slugs(own)
+        goals = [entry.yaku for entry in progress(pile, 0, replacing, most=20)]
+        assert second not in goals
+        assert "akatan-aotan" in goals
+        assert second in [entry.yaku for entry in progress(pile, 0, CLASSIC, most=20)]
+
+
 @settings(max_examples=300)
 @given(
     st.lists(st.integers(0, 47), unique=True, max_size=30),

@@ -342,6 +342,10 @@ def _goals(
     """Each yaku as cards it must hold (``required``) plus ``needed`` cards of
     ``group``, as the scorer counts them under ``rules``."""
     others = BRIGHTS & ~RAINMAN
+    # Where akatan-aotan replaces them, the second set makes akatan-aotan instead.
+    replaced = scorer._replaces and scorer._akatan_aotan
+    akatan = 0 if replaced and BLUE_RIBBONS & ~own == 0 else rules.akatan
+    aotan = 0 if replaced and POETRY_RIBBONS & ~own == 0 else rules.aotan
     goals = [
         (GOKO, rules.goko, BRIGHTS, 0, 0),
         (SHIKO, rules.shiko, 0, others, 4),
@@ -357,8 +361,8 @@ def _goals(
             scorer._animals,
             rules.tane_min,
         ),
-        (AKATAN, rules.akatan, POETRY_RIBBONS, 0, 0),
-        (AOTAN, rules.aotan, BLUE_RIBBONS, 0, 0),
+        (AKATAN, akatan, POETRY_RIBBONS, 0, 0),
+        (AOTAN, aotan, BLUE_RIBBONS, 0, 0),
         (AKATAN_AOTAN, rules.akatan_aotan, _ALL_POETRY_AND_BLUE, 0, 0),
         (KUSATAN, rules.kusatan, GRASS_RIBBONS, 0, 0),
         (

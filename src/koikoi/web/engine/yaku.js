@@ -385,6 +385,7 @@ function goals(rules, scorer, own, made, month) {
   const others = [BRIGHTS[0], BRIGHTS[1] & ~RAINMAN_HI];
   const none = [0, 0];
   const hasSet = Object.keys(made).some((key) => RIBBON_SETS.has(key));
+  const replaced = scorer.replaces && scorer.akatanAotan;
   const list = [
     [GOKO, rules.goko, BRIGHTS, none, 0],
     [SHIKO, rules.shiko, none, others, 4],
@@ -393,8 +394,9 @@ function goals(rules, scorer, own, made, month) {
     [INOSHIKACHO_KEY, rules.inoshikacho, INOSHIKACHO, none, 0],
     // A set that suppresses its category's count keeps it out of reach once made.
     [TANE, scorer.bestAnimals && holds(own[0], own[1], INOSHIKACHO) ? 0 : rules.tane, none, scorer.animals, rules.tane_min],
-    [AKATAN, rules.akatan, POETRY_RIBBONS, none, 0],
-    [AOTAN, rules.aotan, BLUE_RIBBONS, none, 0],
+    // Where akatan-aotan replaces them, the second set makes akatan-aotan instead.
+    [AKATAN, replaced && holds(own[0], own[1], BLUE_RIBBONS) ? 0 : rules.akatan, POETRY_RIBBONS, none, 0],
+    [AOTAN, replaced && holds(own[0], own[1], POETRY_RIBBONS) ? 0 : rules.aotan, BLUE_RIBBONS, none, 0],
     [AKATAN_AOTAN, rules.akatan_aotan, ALL_POETRY_AND_BLUE, none, 0],
     [KUSATAN, rules.kusatan, GRASS_RIBBONS, none, 0],
     [TAN, scorer.bestRibbons && hasSet ? 0 : rules.tan, none, RIBBONS, rules.tan_min],
