@@ -600,6 +600,27 @@ def test_rules_check_reports_every_file_whatever_is_wrong_with_each(tmp_path: Pa
 @pytest.mark.parametrize(
     "command",
     [
+        ["replay", "{}"],
+        ["watch", "{}"],
+        ["rules", "check", "{}"],
+        ["db", "backup", "{}"],
+        ["simulate", "--rounds", "1", "--out", "{}"],
+        ["tournament", "--players", "random,greedy", "--rounds", "1", "--plot", "{}"],
+    ],
+)
+def test_a_file_name_no_file_can_have_is_a_usage_error(command: list[str]) -> None:
+    """A lone surrogate cannot be a file name (the fuzz test found click's own check of
+    it raising UnicodeEncodeError, a traceback)."""
+    name = "records/\ud800"
+    result = invoke(*(part.format(name) if part == "{}" else part for part in command))
+    assert result.exit_code == 2
+    assert result.exception is None or isinstance(result.exception, SystemExit)
+    assert f"{name!r} is not a name a file can have" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
         ["simulate", "--rounds", "1"],
         ["tournament", "--players", "random,greedy", "--rounds", "1", "--workers", "1"],
     ],

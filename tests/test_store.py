@@ -421,6 +421,24 @@ def test_db_backup_into_a_missing_folder_is_refused(tmp_path: Path) -> None:
     assert not target.parent.exists()
 
 
+def test_db_backup_to_a_name_too_long_for_the_system_is_refused(tmp_path: Path) -> None:
+    """The fuzz test found this: checking whether such a file exists raised OSError
+    (name too long), which the command printed as a traceback."""
+    url = f"sqlite:///{tmp_path / 'live.sqlite3'}"
+    run("db", "upgrade", "--database", url)
+    target = tmp_path / ("0" * 300)
+    result = run("db", "backup", str(target), "--database", url)
+    assert result.exit_code == 1
+    assert f"koikoi: error: cannot back up to {str(target)!r}: File name too long" in (
+        result.stderr
+    )
+    too_long = f"sqlite:///{tmp_path / ('0' * 300)}"
+    refused = run("db", "backup", str(tmp_path / "copy.sqlite3"), "--database", too_long)
+    assert refused.exit_code == 1
+    assert "Traceback" not in refused.output
+    assert "File name too long" in refused.stderr
+
+
 def test_a_backup_of_a_file_that_is_not_a_database_leaves_no_copy(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("not a database\n" * 100, encoding="utf-8")

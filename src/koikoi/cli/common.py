@@ -34,6 +34,20 @@ def rules_options(function: F) -> F:
     )(function)
 
 
+class FilePath(click.Path):
+    """``click.Path`` giving a ``Path``, where a name no file can have is a usage error
+    that names it (click's own check of the name raises on it)."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(path_type=Path, **options)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        try:
+            return super().convert(value, param, ctx)
+        except (UnicodeEncodeError, ValueError):  # a lone surrogate, or a NUL
+            self.fail(f"{value!r} is not a name a file can have", param, ctx)
+
+
 def fail(message: str, *, as_json: bool = False, **extra: Any) -> NoReturn:
     """Report an error: standard error, exit status 1, and ``{"error": ...}`` with --json."""
     if as_json:

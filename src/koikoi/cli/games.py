@@ -14,7 +14,14 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from koikoi.cli.common import fail, load_rules, make_folder, player_names, rules_options
+from koikoi.cli.common import (
+    FilePath,
+    fail,
+    load_rules,
+    make_folder,
+    player_names,
+    rules_options,
+)
 from koikoi.players import PLAYERS
 from koikoi.players.protocol import PlayerError
 from koikoi.record import Record, RecordError, load_record, replay, replay_output
@@ -22,7 +29,7 @@ from koikoi.sim import Tally, simulate
 
 
 @click.command("replay")
-@click.argument("file", type=click.Path(path_type=Path))
+@click.argument("file", type=FilePath())
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
 @click.option(
     "--engine",
@@ -105,7 +112,7 @@ def _player_list(_ctx: click.Context, _param: click.Parameter, value: str) -> li
 @click.option("--matches", type=click.IntRange(min=1), help="Play this many whole matches.")
 @click.option("--rounds", type=click.IntRange(min=1), help="Or this many single deals.")
 @click.option("--seed", type=click.IntRange(min=0), default=0, show_default=True)
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write records here.")
+@click.option("--out", type=FilePath(file_okay=False), help="Write records here.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def simulate_command(
     rules_spec: str | None,

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from koikoi.cli.common import fail, load_rules, rules_options
+from koikoi.cli.common import FilePath, fail, load_rules, rules_options
 from koikoi.match import Match
 from koikoi.players import make_player
 from koikoi.record import RecordError, load_record
@@ -71,7 +71,7 @@ def play_command(
 
 
 @click.command("watch")
-@click.argument("record_file", metavar="RECORD", type=click.Path(path_type=Path))
+@click.argument("record_file", metavar="RECORD", type=FilePath())
 def watch_command(record_file: Path) -> None:
     """Step through a record with every card face up (keys: ? for help)."""
     from koikoi.tui.watch import WatchApp, frames

@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from koikoi.cli.common import fail, load_rules, rules_options
+from koikoi.cli.common import FilePath, fail, load_rules, rules_options
 from koikoi.rules import FIELDS, PRESETS, RulesError, RuleSet
 
 
@@ -77,7 +77,7 @@ def export(rules_spec: str | None, assignments: tuple[str, ...], fmt: str, full:
 
 
 @rules_command.command("check")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.argument("files", nargs=-1, required=True, type=FilePath())
 def check(files: tuple[Path, ...]) -> None:
     """Validate rules files, reporting every problem of each."""
     bad = 0

@@ -10,7 +10,7 @@ from pathlib import Path
 import click
 from sqlalchemy.exc import SQLAlchemyError
 
-from koikoi.cli.common import fail
+from koikoi.cli.common import FilePath, fail
 from koikoi.server.limits import Limits
 from koikoi.store.database import URL_VARIABLE, DatabaseError
 
@@ -203,7 +203,7 @@ def upgrade_command(database_url: str | None) -> None:
 
 
 @db_command.command("backup")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=FilePath(dir_okay=False))
 @database_option
 def backup_command(file: Path, database_url: str | None) -> None:
     """Copy the SQLite database to FILE, safely while the server runs."""

@@ -14,6 +14,7 @@ from rich.progress import Progress
 from rich.table import Table
 
 from koikoi.cli.common import (
+    FilePath,
     fail,
     load_rules,
     make_folder,
@@ -103,10 +104,8 @@ def plot_ladder(elo: dict[str, float], path: Path, title: str, *, as_json: bool)
     "--move-timeout", type=click.FloatRange(min=0.1), default=MOVE_TIMEOUT, show_default=True,
     help="cmd: and js: players: seconds an answer may take before the game is forfeit.",
 )  # fmt: skip
-@click.option("--out", type=click.Path(path_type=Path, file_okay=False), help="Write records here.")
-@click.option(
-    "--plot", type=click.Path(path_type=Path, dir_okay=False), help="Draw the Elo ladder."
-)
+@click.option("--out", type=FilePath(file_okay=False), help="Write records here.")
+@click.option("--plot", type=FilePath(dir_okay=False), help="Draw the Elo ladder.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
 def tournament_command(
     rules_spec: str | None,

@@ -200,11 +200,19 @@ def backup(engine: Engine, target: Path) -> None:
             f"backup copies a SQLite file; {url.render_as_string(hide_password=True)!r} is not"
             " one (for PostgreSQL use pg_dump)"
         )
-    if not Path(url.database).is_file():
+    try:
+        found = Path(url.database).is_file()
+    except OSError as error:  # a name the system refuses, say: not one that exists
+        raise DatabaseError(f"cannot back up {url.database!r}: {error.strerror}") from None
+    if not found:
         raise DatabaseError(f"there is no database file {url.database!r} to back up")
-    if target.exists():
+    try:
+        taken, folder = target.exists(), target.parent.is_dir()
+    except OSError as error:
+        raise DatabaseError(f"cannot back up to {str(target)!r}: {error.strerror}") from None
+    if taken:
         raise DatabaseError(f"backup file {str(target)!r} exists already; choose a new name")
-    if not target.parent.is_dir():
+    if not folder:
         raise DatabaseError(f"the folder {str(target.parent)!r} for the backup is missing")
     try:
         source = sqlite3.connect(url.database)
