@@ -27,7 +27,7 @@ from koikoi.record import (
 )
 from koikoi.round import Round
 from koikoi.rules import CLASSIC, PRESETS
-from koikoi.sim import play_out
+from koikoi.sim import play_out, simulate
 
 KOIKOI_SCRIPT = Path(sys.executable).parent / "koikoi"
 SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
@@ -670,3 +670,16 @@ def test_simulate_single_deals_write_given_deal_records(tmp_path: Path) -> None:
         data = json.loads(path.read_text(encoding="utf-8"))
         assert data["dealer"] == index % 2
         assert replay_output(replay(load_record(path))) == data["result"]
+
+
+def test_a_seed_deals_the_same_single_deals_to_any_players() -> None:
+    """The deals of ``simulate --rounds`` come from the seed alone, so players can be
+    compared on the same cards; another seed deals others."""
+
+    def deals(players: list[str], seed: int = 4) -> list[object]:
+        return [
+            match.round.deal_json() for match in simulate(CLASSIC, players, seed=seed, rounds=30)
+        ]
+
+    assert deals(["random", "random"]) == deals(["normal", "easy"]) == deals(["greedy", "normal"])
+    assert deals(["random", "random"]) != deals(["random", "random"], seed=5)

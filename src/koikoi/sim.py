@@ -55,23 +55,28 @@ def simulate(
 ) -> Iterator[Match]:
     """Play ``matches`` whole matches, or ``rounds`` single deals, and yield each.
 
-    Single deals alternate the dealer and are played as given deals (month unknown),
-    so each one's record stands alone. Each game is repeatable from its own seed.
+    Each match is repeatable from a seed of its own, which its record names. Single
+    deals alternate the dealer and are played as given deals (month unknown), so each
+    one's record stands alone; they come one after another from a generator seeded
+    once, so a seed deals the same cards whichever players play them.
     """
-    # One generator, reseeded for each game: the same streams as a new one per game, and
-    # a seventh cheaper (seeding costs a sixteenth of a random round).
+    if rounds:
+        # Two generators, seeded once: reseeding for every deal cost a fourteenth of a
+        # random round. The players draw from their own, so they cannot change the deals.
+        deals, choices = random.Random(seed), random.Random(seed + 1)
+        for index in range(rounds):
+            match = Match.single(Round.deal(rules, deals, dealer=index % 2))
+            yield play_out(match, [make_player(name, choices) for name in player_names])
+        return
+    # One generator, reseeded for each match: the same streams as a new one per match,
+    # and cheaper.
     rng = random.Random()
-    for index, game_seed in enumerate(game_seeds(seed, matches or rounds)):
-        if matches:
-            match = Match(rules, game_seed)
-            rng.seed(game_seed + 1)  # not the stream the match deals from
-        else:
-            rng.seed(game_seed)
-            match = Match.single(Round.deal(rules, rng, dealer=index % 2))
-        # Both seats draw from the one generator (after a single deal's shuffle): each
-        # seeding costs about a twentieth of a random round.
-        players = [make_player(name, rng) for name in player_names]
-        yield play_out(match, players)
+    for game_seed in game_seeds(seed, matches):
+        match = Match(rules, game_seed)
+        rng.seed(game_seed + 1)  # not the stream the match deals from
+        # Both seats draw from the one generator: each seeding costs about a twentieth
+        # of a random round.
+        yield play_out(match, [make_player(name, rng) for name in player_names])
 
 
 @dataclass

@@ -51,15 +51,14 @@ def make_player(name: str, seed: Seed, **options: Any) -> Player:
     ``cmd:PROGRAM ARGS`` and ``js:LEVEL`` name programs that speak the engine protocol
     (:mod:`koikoi.players.protocol`).
     """
+    # Built-in names first, and a plain call where there are no options: a simulation
+    # makes two players for every deal.
+    factory = PLAYERS.get(name)
+    if factory is not None:
+        return factory(seed, **options) if options else factory(seed)
     command = command_for(name)
     if command is not None:
         return ProcessPlayer(name, command, seed, **options)
-    try:
-        factory = PLAYERS[name]
-    except KeyError:
-        message = f"unknown player {name!r}; players: {', '.join(PLAYERS)}"
-        close = difflib.get_close_matches(name, PLAYERS, n=1)
-        raise UnknownPlayerError(
-            message + (f" (did you mean {close[0]!r}?)" if close else "")
-        ) from None
-    return factory(seed, **options)
+    message = f"unknown player {name!r}; players: {', '.join(PLAYERS)}"
+    close = difflib.get_close_matches(name, PLAYERS, n=1)
+    raise UnknownPlayerError(message + (f" (did you mean {close[0]!r}?)" if close else ""))
