@@ -236,10 +236,11 @@ def test_reviews_of_whole_matches_are_the_python_coach_s(node: str) -> None:
 # -- the yaku in reach -----------------------------------------------------------------
 
 PROGRESS_JS = """
+import { readFileSync } from "node:fs";
 const { progress } = await import(process.argv[1]);
 const { RuleSet } = await import(process.argv[2]);
 const { fromNumber } = await import(process.argv[3]);
-const cases = JSON.parse(process.argv[4]);
+const cases = JSON.parse(readFileSync(0, "utf8"));
 console.log(JSON.stringify(cases.map(([rules, own, theirs, month]) =>
   progress(fromNumber(own), fromNumber(theirs), RuleSet.fromMapping(rules), month, 20))));
 """
@@ -257,10 +258,10 @@ def test_the_yaku_in_reach_are_the_same(node: str) -> None:
         own = sum(1 << card for card in cards[:split])
         theirs = sum(1 << card for card in cards[split:])
         cases.append((rules, own, theirs, rng.randrange(13)))
-    arguments = [json.dumps([[r.to_mapping(), o, t, m] for r, o, t, m in cases])]
     modules = [(ENGINE / name).as_uri() for name in ("yaku.js", "rules.js", "cards.js")]
     done = subprocess.run(
-        [node, "--input-type=module", "-e", PROGRESS_JS, *modules, *arguments],
+        [node, "--input-type=module", "-e", PROGRESS_JS, *modules],
+        input=json.dumps([[r.to_mapping(), o, t, m] for r, o, t, m in cases]),
         capture_output=True,
         text=True,
         timeout=120,
