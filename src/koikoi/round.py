@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import FrozenInstanceError, dataclass
 from enum import Enum
 from functools import lru_cache
+from itertools import pairwise
 from operator import attrgetter, itemgetter
 from typing import Any, NamedTuple
 
@@ -1099,6 +1100,11 @@ def _picker(positions: list[int]) -> _Picker:
         return lambda deck: (deck[only],)
     if not positions:
         return lambda deck: ()
+    steps = {high - low for low, high in pairwise(positions)}
+    if len(steps) == 1:
+        # Evenly spaced (cards dealt one at a time): a slice, a fraction of the cost.
+        (step,) = steps
+        return itemgetter(slice(positions[0], positions[-1] + 1, step))
     return itemgetter(*positions)
 
 
