@@ -974,9 +974,8 @@ class Round:
 
 
 _DECK_ORDERS = math.factorial(CARD_COUNT)
-_DECK_BITS = _DECK_ORDERS.bit_length()
-_TAIL = 6
-"""The last cards of a deck, which come from one lookup (of 6! orders)."""
+_TAIL = 4
+"""The last cards of a deck, which come from one lookup (of 4! orders)."""
 
 
 def _digit_pairs(radix: int) -> tuple[tuple[int, int], ...]:
@@ -992,12 +991,10 @@ _RADIX_QUADS = tuple(
         _digit_pairs(radix),
         _digit_pairs(radix - 2),
     )
-    for radix in range(CARD_COUNT, _TAIL + 2, -4)
+    for radix in range(CARD_COUNT, _TAIL, -4)
 )
-"""The radices of a deck's code four at a time (48 to 45, down to 12 to 9): their
+"""The radices of a deck's code four at a time (48 to 45, down to 8 to 5): their
 product, the product of the first two, and the digit pairs of each two."""
-_LAST_PAIR = (_TAIL + 2) * (_TAIL + 1), _digit_pairs(_TAIL + 2)
-"""The two radices left before the tail's (8 and 7)."""
 
 
 def _order(code: int, count: int) -> list[int]:
@@ -1020,15 +1017,10 @@ def shuffled_deck(rng: random.Random) -> list[int]:
     (:func:`_order`).
 
     Less than half the cost of ``random.shuffle``, and the same order for a seed on
-    every platform. The draw is ``randrange(48!)`` as CPython makes it (the 203-bit
-    draw again until it is below 48!), which the browser's engine makes the same way.
-    Dividing that draw costs more than anything else here but the cards' moves, so
-    its digits come four to a division and then from tables.
+    every platform. Dividing the 203-bit draw costs more than anything else here but
+    the cards' moves, so its digits come four to a division and then from tables.
     """
-    getrandbits = rng.getrandbits
-    code = getrandbits(_DECK_BITS)
-    while code >= _DECK_ORDERS:
-        code = getrandbits(_DECK_BITS)
+    code = rng.randrange(_DECK_ORDERS)
     remaining = list(range(CARD_COUNT))
     pop = remaining.pop
     deck: list[int] = []
@@ -1037,10 +1029,7 @@ def shuffled_deck(rng: random.Random) -> list[int]:
         first, second = lows[rest % low_product]
         third, fourth = highs[rest // low_product]
         deck += (pop(first), pop(second), pop(third), pop(fourth))
-    product, pairs = _LAST_PAIR
-    first, second = pairs[code % product]
-    deck += (pop(first), pop(second))
-    deck += _TAIL_ORDERS[code // product](remaining)
+    deck += _TAIL_ORDERS[code](remaining)
     return deck
 
 
@@ -1113,12 +1102,8 @@ def _deal_from(
 ) -> tuple[list[list[int]], list[CardSet], CardSet, tuple[int, ...]]:
     """Hands (their cards, lowest first, and as sets), field and stock (top card first)
     from a shuffled deck."""
-    other = sorted(dealing.to_other(deck))
-    own = sorted(dealing.to_dealer(deck))
-    # Sets summed in C, not by calls of _set_of: a fortieth of a random round.
-    sets = [sum(map(_BIT_OF, other)), sum(map(_BIT_OF, own))]
-    field = sum(map(_BIT_OF, dealing.to_field(deck)))
-    stock = tuple(dealing.to_stock(deck))
-    if dealer:
-        return [other, own], sets, field, stock
-    return [own, other], [sets[1], sets[0]], field, stock
+    own, other = sorted(dealing.to_dealer(deck)), sorted(dealing.to_other(deck))
+    hands = [other, own] if dealer else [own, other]
+    # Each set summed in C (map and sum), with no call of ours per set.
+    sets = [sum(map(_BIT_OF, hands[0])), sum(map(_BIT_OF, hands[1]))]
+    return hands, sets, sum(map(_BIT_OF, dealing.to_field(deck))), tuple(dealing.to_stock(deck))
