@@ -21,7 +21,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import create_engine, delete, func, inspect, select, text, update
+from sqlalchemy.exc import OperationalError
 
+from conftest import POSTGRESQL
 from koikoi.cli import cli
 from koikoi.record import Record, replay
 from koikoi.rules import RuleSet
@@ -38,6 +40,7 @@ from koikoi.store.database import (
     head_revision,
     make_engine,
     parse_url,
+    ping_idle_connections,
     upgrade,
 )
 from koikoi.store.models import Base, BrowserSession, Game, Rating
@@ -259,6 +262,39 @@ def test_a_read_runs_outside_a_transaction_and_a_write_in_one(postgresql_url: st
     with pytest.raises(ZeroDivisionError):
         fail_halfway()
     assert "kept" not in inspect(engine).get_table_names()
+    engine.dispose()
+
+
+def _drop_backend(engine: Any) -> int:
+    """Have the server end the pooled connection's session, as a restart would; its pid."""
+    with engine.connect() as connection:
+        pid = connection.scalar(text("SELECT pg_backend_pid()"))
+    admin = create_engine(parse_url(POSTGRESQL))
+    with admin.connect() as connection:
+        assert connection.scalar(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    admin.dispose()
+    return int(pid)
+
+
+def test_a_resting_connection_the_database_dropped_is_replaced_unseen(postgresql_url: str) -> None:
+    engine = create_engine(parse_url(postgresql_url))
+    ping_idle_connections(engine, idle_after=0.0)  # every connection counts as resting
+    dropped = _drop_backend(engine)
+    with engine.connect() as connection:
+        assert connection.scalar(text("SELECT pg_backend_pid()")) != dropped
+    engine.dispose()
+
+
+def test_a_connection_in_use_a_moment_ago_is_not_pinged(postgresql_url: str) -> None:
+    """The cost of skipping the round trip: a connection dropped while busy fails the one
+    request that meets it, and the pool then connects afresh."""
+    engine = create_engine(parse_url(postgresql_url))
+    ping_idle_connections(engine, idle_after=3600.0)
+    dropped = _drop_backend(engine)
+    with pytest.raises(OperationalError), engine.connect() as connection:
+        connection.scalar(text("SELECT 1"))
+    with engine.connect() as connection:
+        assert connection.scalar(text("SELECT pg_backend_pid()")) != dropped
     engine.dispose()
 
 

@@ -6,6 +6,7 @@ import importlib.util
 import os
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from importlib import resources
@@ -19,13 +20,18 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, InvalidatePoolError
 from sqlalchemy.orm import Session, sessionmaker
 
 URL_VARIABLE = "KOIKOI_DATABASE_URL"
 _MIGRATION_LOCK = 0x6B6F696B6F69  # "koikoi": the advisory lock migrations hold on PostgreSQL
 _migrating = threading.Lock()
 """Alembic keeps a migration's context in module globals: one migration at a time."""
+
+
+PING_IDLE_AFTER = 5.0
+"""Seconds a pooled PostgreSQL connection may rest before its next use asks the server
+whether it is still there (:func:`ping_idle_connections`)."""
 
 
 class DatabaseError(ValueError):
@@ -82,7 +88,9 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
     missing. A SQLite file the server could not use is refused here, by name."""
     parsed = parse_url(url)
     if parsed.get_backend_name() != "sqlite":
-        return create_engine(parsed, pool_pre_ping=True)
+        engine = create_engine(parsed)
+        ping_idle_connections(engine, PING_IDLE_AFTER)
+        return engine
     assert parsed.database  # parse_url refuses SQLite URLs without a file
     try:
         _check_sqlite_file(Path(parsed.database), create=create)
@@ -101,6 +109,34 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
         cursor.close()
 
     return engine
+
+
+def ping_idle_connections(engine: Engine, idle_after: float) -> None:
+    """Before a pooled connection is used again after resting ``idle_after`` seconds or
+    more, check that the server still holds it, and connect afresh if not.
+
+    SQLAlchemy's ``pool_pre_ping`` checks before every use: a round trip on every
+    request, a tenth of a move's time on a busy server, spent on connections that were
+    in use a moment ago. What drops a connection (a database restart, an idle timeout
+    on the way) mostly strikes resting ones; one dropped while busy fails the request
+    that meets it, and that failure makes the pool replace all its older connections.
+    """
+    dialect = engine.dialect
+
+    @event.listens_for(engine, "checkin")
+    def _rested_from(_dbapi_connection: Any, record: Any) -> None:
+        record.info["checked_in"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _still_there(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        since = record.info.get("checked_in")
+        if since is None or time.monotonic() - since < idle_after:
+            return  # new, or used a moment ago
+        try:
+            dialect.do_ping(dbapi_connection)
+        except dialect.loaded_dbapi.Error as error:
+            # The pool connects anew and tries again; every older connection goes too.
+            raise InvalidatePoolError(f"a resting connection was dropped: {error}") from None
 
 
 class Database(sessionmaker[Session]):
