@@ -10,23 +10,24 @@ Redis; the players against the computer alternate between them.
 ``--tables`` tables, two simulated people each (one asyncio task per person, each
 its own guest session: cookie and CSRF token): seat 0 opens the table, seat 1 sits,
 both open ``WS /api/tables/{id}/live`` (the cookie and the site's Origin), then the
-one whose turn it is thinks ``--think`` seconds (uniform in [0.5x, 1.5x]) and posts
-its first legal action with the state's version. A finished match goes on at its
-rematch table. Meanwhile ``--easy`` more people play the easy computer
-(``POST /api/games``, then its actions) at the same pace.
+one whose turn it is thinks ``--think`` seconds (uniform in [0.5x, 1.5x]) and sends
+its first legal action with the state's version: over its WebSocket, as the browser
+does while it has one, or with ``--over http`` as a POST, the browser's way without
+one. A finished match goes on at its rematch table. Meanwhile ``--easy`` more people
+play the easy computer (``POST /api/games``, then its actions) at the same pace.
 
 The clock starts once every table is seated and connected, and runs ``--seconds``
-(or until every table has made ``--moves`` moves); no move is posted after it, the
+(or until every table has made ``--moves`` moves); no move is sent after it, the
 ones in flight finish, and the updates still on their way get a few seconds.
 
 Prints one JSON object:
 
-- ``move_latency_ms``: from just before the mover's POST to the moment the *other*
-  player's WebSocket delivers the update of that version (as this program reads it,
-  so its own scheduling counts too: see ``client_cpu``); ``answer_ms`` the mover's
-  own POST round trip; ``easy_move_ms`` a move against the easy computer (its reply
-  included), POST round trip.
-- ``moves``: table moves posted inside the window and answered 200;
+- ``move_latency_ms``: from just before the mover sends its move to the moment the
+  *other* player's WebSocket delivers the update of that version (as this program
+  reads it, so its own scheduling counts too: see ``client_cpu``); ``answer_ms`` until
+  the mover's own answer (its update, or the POST's response); ``easy_move_ms`` a
+  move against the easy computer (its reply included), POST round trip.
+- ``moves``: table moves sent inside the window and made (``over``: how they went);
   ``moves_per_second`` those over the window's length.
 - ``errors``: every non-2xx answer, transport error or timeout, WebSocket drop,
   refusal or error message, and stall (nothing heard for 1.5x think + 20 s while
@@ -241,6 +242,7 @@ class Player(Person):
         self.acted = -1
         self.offers = 0
         self.reconnects = 0
+        self.refusal: dict[str, Any] | None = None
 
     def take(self, state: dict[str, Any]) -> None:
         """A state heard or answered: kept if it is this table's newest."""
@@ -290,6 +292,10 @@ class Player(Person):
                 heard = time.perf_counter()
                 message = json.loads(text)
                 kind = message.get("type")
+                if kind == "refused":
+                    self.refusal = message
+                    self.changed.set()
+                    continue
                 if kind not in ("update", "state"):
                     stats.error(f"WS {kind}", str(text))
                     continue
@@ -329,9 +335,11 @@ class Player(Person):
         self.acted = state["version"]
         body = {"action": state["legal"][0], "version": state["version"]}
         started = time.perf_counter()
-        answer = await self.request(
-            "POST", f"/api/tables/{self.table_id}/actions", "POST /api/tables/{id}/actions", body
-        )
+        if self.ws is not None and self.bench.args.over == "ws":
+            answer = await self.socket_move(self.ws, body)
+        else:
+            path = f"/api/tables/{self.table_id}/actions"
+            answer = await self.request("POST", path, "POST /api/tables/{id}/actions", body)
         done = time.perf_counter()
         if answer is None:
             await self.resync()
@@ -342,6 +350,34 @@ class Player(Person):
         self.bench.stats.moves += 1
         self.bench.stats.answers_ms.append((done - started) * 1000)
         self.take(new)
+
+    async def socket_move(
+        self, ws: ClientConnection, body: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """A move over the table's WebSocket: answered by this seat's next update (the
+        reader takes it), or refused; None (counted as an error) unless it was made."""
+        stats = self.bench.stats
+        self.refusal = None
+        try:
+            await ws.send(json.dumps({"type": "move", **body}))
+        except ConnectionClosed as error:
+            stats.error("WS move ConnectionClosed", str(error))
+            return None
+        waited = time.perf_counter() + REQUEST_TIMEOUT
+        while self.state is None or self.state["version"] <= body["version"]:
+            if self.refusal is not None:
+                stats.error(f"WS move {self.refusal['status']}", self.refusal["detail"])
+                return None
+            if self.ws is not ws:
+                stats.error("WS move unanswered", "the socket closed before the answer")
+                return None
+            self.changed.clear()
+            try:
+                await asyncio.wait_for(self.changed.wait(), waited - time.perf_counter())
+            except TimeoutError:
+                stats.error("WS move timeout", f"no answer in {REQUEST_TIMEOUT} s")
+                return None
+        return {"state": self.state}
 
     async def follow(self, next_id: str) -> None:
         """Go on at the rematch's table."""
@@ -558,6 +594,7 @@ async def drive(args: argparse.Namespace, urls: list[str], pids: list[int]) -> d
     own = own_after - own_before
     return {
         "processes": args.processes,
+        "over": args.over,
         "tables": args.tables,
         "tables_seated": len(tables),
         "players": 2 * args.tables,
@@ -760,6 +797,12 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--think", type=float, default=2.0, help="mean think time, seconds")
     parser.add_argument("--easy", type=int, default=4, help="people playing the easy computer")
     parser.add_argument("--seed", type=int, default=1, help="the think times' random seed")
+    parser.add_argument(
+        "--over",
+        choices=("ws", "http"),
+        default="ws",
+        help="how table moves go: the WebSocket (as in the browser) or HTTP POST",
+    )
     parser.add_argument(
         "--postgresql",
         metavar="URL",

@@ -37,13 +37,15 @@ def reachable() -> None:
 
 
 @pytest.mark.usefixtures("reachable")
-@pytest.mark.parametrize("processes", [1, 2])
-def test_a_tiny_load_run_reports_every_figure_and_no_errors(processes: int) -> None:
+@pytest.mark.parametrize(("processes", "over"), [(1, "ws"), (2, "ws"), (2, "http")])
+def test_a_tiny_load_run_reports_every_figure_and_no_errors(processes: int, over: str) -> None:
     command = [
         sys.executable,
         str(BENCH),
         "--processes",
         str(processes),
+        "--over",
+        over,
         "--tables",
         "3",
         "--seconds",
@@ -61,6 +63,7 @@ def test_a_tiny_load_run_reports_every_figure_and_no_errors(processes: int) -> N
     assert done.returncode == 0, done.stderr[-3000:]
     report = json.loads(done.stdout)
     assert report["processes"] == processes
+    assert report["over"] == over
     assert report["tables"] == report["tables_seated"] == 3
     assert report["players"] == 6
     assert report["think_s"] == 0.05

@@ -22,7 +22,15 @@ from typing import Any, cast
 
 import pytest
 from fastapi import FastAPI
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Page, Response, expect
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Page,
+    Request,
+    Response,
+    expect,
+)
 
 from koikoi import match as engine
 from koikoi.rules import RuleSet
@@ -72,6 +80,8 @@ class People:
     errors: list[str] = field(default_factory=list)
     expected: list[str] = field(default_factory=list)
     """Addresses whose refusal a test means to see (a full table's 403)."""
+    posted_moves: list[Page] = field(default_factory=list)
+    """The page of each table move sent as an HTTP request (not on the WebSocket)."""
 
     def close(self) -> None:
         for context in self.contexts:
@@ -117,9 +127,14 @@ class People:
             if response.status >= 400:
                 self.errors.append(f"{response.status} {response.url}")
 
+        def on_request(request: Request) -> None:
+            if request.method == "POST" and re.search(r"/api/tables/[^/]+/actions$", request.url):
+                self.posted_moves.append(page)
+
         page.on("console", on_console)
         page.on("pageerror", lambda error: self.errors.append(f"uncaught: {error}"))
         page.on("response", on_response)
+        page.on("request", on_request)
 
 
 @pytest.fixture
@@ -305,6 +320,7 @@ def test_invite_a_friend_by_the_link_and_play_a_round(people: People, screenshot
     assert game.play_round() in ("round", "over")
     assert game.moves[0]
     assert game.moves[1]
+    assert not people.posted_moves  # every move went on the pages' WebSockets
     assert state(host)["round"] > 1 or state(host)["over"]
     assert state(host)["version"] == state(friend)["version"]
     assert {"table", "round-summary"} <= saved
@@ -422,6 +438,9 @@ def test_without_a_websocket_the_table_polls(people: People, screenshots: Path) 
     game.play_moves(4)  # both ways: the polling page moves, and sees the other's moves
     assert game.moves[0]
     assert game.moves[1]
+    # The page without a socket posts its moves; the other sends them on its socket.
+    assert host in people.posted_moves
+    assert friend not in people.posted_moves
 
 
 # -- 5. resign from the menu, then play again --------------------------------------------

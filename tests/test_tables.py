@@ -187,6 +187,120 @@ def test_each_seat_hears_every_move_on_its_websocket(app: FastAPI) -> None:
                 assert str(app.state.services.tables.load(table_id).seed) not in text
 
 
+def socket_move(state: dict[str, Any], **changes: Any) -> dict[str, Any]:
+    return {"type": "move", "action": state["legal"][0], "version": state["version"], **changes}
+
+
+def test_moves_over_the_websocket_reach_both_seats_once(app: FastAPI) -> None:
+    host, friend, table_id = seated_pair(app)
+    with (
+        host.websocket_connect(f"/api/tables/{table_id}/live") as host_live,
+        friend.websocket_connect(f"/api/tables/{table_id}/live") as friend_live,
+    ):
+        sockets = {id(host): host_live, id(friend): friend_live}
+        assert [host_live.receive_json()["type"], friend_live.receive_json()["type"]] == [
+            "state",
+            "state",
+        ]
+        for _ in range(8):
+            client, state = mover(host, friend, table_id)
+            other = friend if client is host else host
+            sockets[id(client)].send_json(socket_move(state))
+            mine = sockets[id(client)].receive_json()
+            theirs = sockets[id(other)].receive_json()
+            assert mine["type"] == theirs["type"] == "update"
+            assert mine["state"] == state_of(client, table_id)  # stored, as the mover sees it
+            assert theirs["state"] == state_of(other, table_id)
+            assert mine["state"]["version"] > state["version"]
+            for message, seat in ((mine, int(client is friend)), (theirs, int(other is friend))):
+                shown = set(message["state"]["hand"]) | set(message["state"]["field"])
+                assert not hidden_cards(app, table_id, seat) & shown
+            # The change's broadcast reached the mover too, and was not sent again.
+            sockets[id(client)].send_text("ping")
+            assert sockets[id(client)].receive_text() == "pong"
+
+
+@pytest.mark.parametrize(
+    ("sent", "status", "named"),
+    [
+        ("not json", 422, "not standard JSON"),
+        ('{"type": "move", "action": {"play": "pine-crane"}}', 422, "version"),
+        ('{"type": "resign", "action": {}, "version": 1}', 422, "type"),
+        ('{"type": "move", "action": {"play": "x"}, "version": 1, "extra": 1}', 422, "extra"),
+        ('{"type": "move", "action": [], "version": 1, "n": NaN}', 422, "not standard JSON"),
+    ],
+)
+def test_a_malformed_socket_message_is_refused_by_name(
+    app: FastAPI, sent: str, status: int, named: str
+) -> None:
+    host, friend, table_id = seated_pair(app)
+    client, state = mover(host, friend, table_id)
+    with client.websocket_connect(f"/api/tables/{table_id}/live") as live:
+        assert live.receive_json()["type"] == "state"
+        live.send_text(sent)
+        refused = live.receive_json()
+        assert refused["type"] == "refused"
+        assert refused["status"] == status
+        assert named in refused["detail"]
+        live.send_bytes(b"\x00")
+        assert live.receive_json()["detail"].startswith("the message is not standard JSON")
+        live.send_text("ping")
+        assert live.receive_text() == "pong"  # the socket stays open
+    assert state_of(client, table_id) == state
+
+
+def test_socket_moves_out_of_turn_for_the_other_seat_stale_or_illegal_are_refused(
+    app: FastAPI,
+) -> None:
+    host, friend, table_id = seated_pair(app)
+    client, state = mover(host, friend, table_id)
+    other = friend if client is host else host
+    my_seat = int(client is friend)
+    with (
+        client.websocket_connect(f"/api/tables/{table_id}/live") as live,
+        other.websocket_connect(f"/api/tables/{table_id}/live") as other_live,
+    ):
+        assert live.receive_json()["type"] == other_live.receive_json()["type"] == "state"
+        other_live.send_json(socket_move(state))
+        assert other_live.receive_json() == {
+            "type": "refused",
+            "status": 409,
+            "detail": "it is not your turn",
+            "version": state["version"],
+        }
+        for changes, status, named in [
+            ({"seat": 1 - my_seat}, 403, f"seat {1 - my_seat}"),
+            ({"version": state["version"] - 1}, 409, "state"),
+            ({"action": {"koikoi": True}}, 400, "legal"),
+            ({"action": {"play": "no-such-card"}}, 400, "no-such-card"),
+        ]:
+            live.send_json(socket_move(state, **changes))
+            refused = live.receive_json()
+            assert (refused["type"], refused["status"]) == ("refused", status)
+            assert named in refused["detail"]
+        assert state_of(client, table_id) == state  # nothing changed
+
+
+def test_a_socket_whose_session_ended_cannot_move(app: FastAPI) -> None:
+    host, friend = browser(app), browser(app)
+    sign_up(host, "leaver")
+    table = open_table(host)
+    assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 200
+    with host.websocket_connect(f"/api/tables/{table['id']}/live") as live:
+        state = live.receive_json()["state"]
+        assert host.delete("/api/session").status_code == 200  # signed out on this page
+        live.send_json(socket_move(state))
+        refused = live.receive_json()
+        assert (refused["status"], refused["detail"]) == (
+            403,
+            "your session has ended; reload the page",
+        )
+        with pytest.raises(WebSocketDisconnect) as closed:
+            live.receive_json()
+    assert closed.value.code == 4403
+    assert state_of(friend, table["id"])["version"] == state["version"]
+
+
 def test_the_clock_moves_for_an_absent_player_then_forfeits(app: FastAPI, clock: Clock) -> None:
     host, friend, table_id = seated_pair(app)
     store = app.state.services.tables

@@ -19,16 +19,18 @@ import math
 import re
 from collections.abc import Iterable, Mapping
 from email.message import Message as MimeMessage
-from typing import Any
+from typing import Any, TypeVar
 
 import pydantic_core
 from fastapi import Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, ValidationError
 from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
 
 MAX_BODY_BYTES = 64 * 1024
 """The largest request body read: a game's largest legitimate body is a few hundred bytes."""
@@ -113,6 +115,28 @@ def _issues(errors: Iterable[Any]) -> tuple[str, list[dict[str, Any]]]:
 def refusal(status: int, detail: str, **extra: Any) -> JSONResponse:
     headers = extra.pop("headers", None)
     return JSONResponse({"detail": detail, **extra}, status_code=status, headers=headers)
+
+
+class MessageError(ValueError):
+    """A WebSocket message refused as its request would be: the status HTTP would answer
+    and the sentence that names the problem."""
+
+    def __init__(self, status: int, detail: str) -> None:
+        super().__init__(detail)
+        self.status = status
+        self.detail = detail
+
+
+def parsed_message(text: str, model: type[ModelT]) -> ModelT:
+    """A WebSocket message read as ``model``, held to the rules of a JSON request body."""
+    try:
+        check_json(text.encode("utf-8", "surrogatepass"))
+    except NotStandardJSON as error:
+        raise MessageError(422, f"the message is not standard JSON: {error.message}") from None
+    try:
+        return model.model_validate_json(text)
+    except ValidationError as error:
+        raise MessageError(422, _issues(error.errors())[0]) from None
 
 
 async def validation_error(_request: Request, error: Exception) -> JSONResponse:

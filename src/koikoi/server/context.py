@@ -99,6 +99,11 @@ def checked(
         found = parts.sessions.find(db, request.cookies.get(COOKIE))
     if found is None or not secrets.compare_digest(x_csrf_token.encode(), found.csrf.encode()):
         raise HTTPException(403, "missing or wrong CSRF token; reload the page")
+    return kept(parts, found)
+
+
+def kept(parts: Services, found: SessionInfo) -> SessionInfo:
+    """A live session about to change something, stored and marked as in use."""
     # Its own transaction, which begins by writing: SQLite then takes the write lock
     # first instead of failing to upgrade a read.
     with parts.database.begin() as db:

@@ -26,6 +26,7 @@ from uvicorn.config import LOGGING_CONFIG
 from uvicorn.protocols.http.httptools_impl import STATUS_LINE, HttpToolsProtocol
 from uvicorn.server import ServerState
 
+from koikoi.server.boundary import MAX_BODY_BYTES
 from koikoi.server.limits import Limits
 
 
@@ -57,6 +58,9 @@ class ServerConfig(uvicorn.Config):
             # The app writes its own access log (koikoi.server.traffic), in the
             # Common Log Format and with the bytes sent.
             access_log=False,
+            # A WebSocket message is held to a request body's limit (a move is a few
+            # dozen bytes); a bigger one closes the socket (1009).
+            ws_max_size=MAX_BODY_BYTES,
             **options,
         )
 

@@ -78,6 +78,8 @@ class Change:
     table: TableSession
     events: list[dict[str, Any]]
     views: list[dict[str, Any]]
+    updates: list[str]
+    """Each seat's WebSocket message of the change, written once (see _change)."""
 
 
 T = TypeVar("T")
@@ -448,7 +450,7 @@ class TableStore:
         now = self.clock()
         events = change(table, now)
         if table.version == read:
-            return Change(table, events, [])
+            return Change(table, events, [], [])
         with self.sessions.begin() as db:
             # The first statement writes: on SQLite it takes the write lock, so the
             # ratings below are read and written by one finishing match at a time.
@@ -468,10 +470,10 @@ class TableStore:
                 self._rate(db, table)
         views = table.views(events, now)
         # Each seat's WebSocket message, written once here rather than by every process
-        # that passes it on.
+        # that passes it on (or by the mover's socket, which answers with its own).
         updates = [json.dumps({"type": "update", **view}, separators=(",", ":")) for view in views]
         self.broker.publish(table_channel(table.id), {"version": table.version, "updates": updates})
-        return Change(table, events, views)
+        return Change(table, events, views, updates)
 
     def _rate(self, db: Session, table: TableSession) -> None:
         """A ranked match between two accounts has just ended: move both ratings."""

@@ -845,6 +845,7 @@ function openLive(id) {
     notice: null, // a message key: the live connection is unavailable
     closed: false,
     own: null, // one's own move, shown before the server's answer
+    sent: null, // one's move sent over the socket, until answered: {version, resolve, reject}
     chain: Promise.resolve(),
     summaryShown: false,
     showRematch: null,
@@ -868,6 +869,25 @@ function closeTable() {
   if (table.socket) table.socket.close(1000);
   table.socket = null;
   setOpponent(null);
+}
+
+/** One's move over the table's open socket (cheaper and quicker than a request): the
+ * answer is this seat's next update, or a refusal naming the version it was chosen in. */
+function sendMove(table, action, version) {
+  return new Promise((resolve, reject) => {
+    table.sent = { version, resolve, reject };
+    table.socket.send(JSON.stringify({ type: "move", action, version }));
+  });
+}
+
+function settleMove(table, settle) {
+  table.sent = null;
+  settle();
+}
+
+/** Whether the table's socket is open and has given its first state (moves may go there). */
+function socketOpen(table) {
+  return table.socket !== null && table.notice === null && table.socket.readyState === WebSocket.OPEN;
 }
 
 function liveUrl(id) {
@@ -912,6 +932,11 @@ function connect(table) {
       receive(data.state, []); // after a reconnection: what is shown now
     } else if (data.type === "update") {
       receive(data.state, data.events || []);
+      const sent = table.sent;
+      if (sent && data.state.version > sent.version) settleMove(table, () => sent.resolve(data));
+    } else if (data.type === "refused") {
+      const sent = table.sent;
+      if (sent && data.version === sent.version) settleMove(table, () => sent.reject(new ApiError(data.status, data.detail)));
     } else if (data.type === "error") {
       table.refused = data.detail;
     }
@@ -919,6 +944,9 @@ function connect(table) {
   socket.addEventListener("close", (event) => {
     if (table.closed || table.socket !== socket) return;
     table.socket = null;
+    // A move sent and not answered: the table is read again (it may have been made).
+    const sent = table.sent;
+    if (sent) settleMove(table, () => sent.reject(new ApiError(0, "the live connection closed")));
     clearTimeout(table.openTimer);
     clearInterval(table.pingTimer);
     if (event.code === 4404) {
@@ -1262,7 +1290,7 @@ async function actAtTable(action) {
   app.ui.selected = null;
   app.ui.busy = true;
   table.own = pre;
-  const request = api.tableAct(state.id, action, state.version);
+  const request = socketOpen(table) ? sendMove(table, action, state.version) : api.tableAct(state.id, action, state.version);
   request.catch(() => {}); // handled below
   enqueue(table, async () => {
     if (pre && table.own === pre) await moveCard(pre, { own: true });

@@ -1,16 +1,19 @@
 """Tables between two people: open one, sit down by its link or code, play live over
 a WebSocket, resign, play again; and the quick-match queue.
 
-A move goes over HTTP, like a move against the computer: the answer carries the
-mover's new state, and the same change reaches both seats' WebSockets, each with its
-own view. A page whose WebSocket cannot open reads the table again every few seconds.
+A move goes over the mover's WebSocket (a ``move`` message), or over HTTP where the
+page has none, like a move against the computer; either way the mover is answered with
+its new state, and the same change reaches both seats' WebSockets, each with its own
+view. A page whose WebSocket cannot open reads the table again every few seconds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from contextlib import suppress
-from typing import Annotated, Any
+from dataclasses import dataclass
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, HTTPException, Path, Query, WebSocket, WebSocketDisconnect
@@ -20,10 +23,12 @@ from starlette.concurrency import run_in_threadpool
 
 from koikoi.round import IllegalActionError
 from koikoi.rules import RulesError, RuleSet
-from koikoi.server.context import COOKIE, Browser, Checked, Parts, Services, Strict
+from koikoi.server.accounts import SessionInfo
+from koikoi.server.boundary import MessageError, parsed_message
+from koikoi.server.context import COOKIE, Browser, Checked, Parts, Services, Strict, kept
 from koikoi.server.games import GameOverError, StaleActionError
 from koikoi.server.tables import CANCELLED, CODE_LENGTH, CODE_PATTERN, TableError, TableSession
-from koikoi.server.tablestore import table_channel
+from koikoi.server.tablestore import Change, table_channel
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -62,6 +67,12 @@ class TableMove(Strict):
     seat: int | None = Field(
         default=None, description="The mover's seat, if the client names it: it must be theirs."
     )
+
+
+class SocketMove(TableMove):
+    """A move sent over the table's WebSocket: the POST's body, named as a move."""
+
+    type: Literal["move"] = Field(description='Always "move".')
 
 
 class QueueJoin(Strict):
@@ -186,18 +197,25 @@ def close_table(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any
 @router.post("/tables/{table_id}/actions")
 def table_act(table_id: TableId, body: TableMove, parts: Parts, info: Checked) -> JSONResponse:
     """Play a move at a table; answers, once it is stored, the mover's new state and the
-    events to animate (the opponent hears of it on their WebSocket)."""
+    events to animate (the opponent hears of it on their WebSocket). A page with the
+    table's WebSocket open sends its moves there instead: see ``/live``."""
+    change = moved(parts, table_id, info, body)
+    # The view is plain JSON already: written out directly, it skips FastAPI's encoder,
+    # which would walk it again (a third of a millisecond, on the busiest route).
+    return JSONResponse(change.views[change.table.seated(info)])
+
+
+def moved(parts: Services, table_id: str, info: SessionInfo, body: TableMove) -> Change:
+    """The move made, or its refusal as the HTTP error that answers it (over HTTP or
+    the WebSocket alike)."""
     try:
-        change = parts.tables.act(table_id, info, body.action, body.version, body.seat)
+        return parts.tables.act(table_id, info, body.action, body.version, body.seat)
     except TableError as error:
         raise refused(error) from None
     except (StaleActionError, GameOverError) as error:
         raise HTTPException(409, str(error)) from None
     except (IllegalActionError, ValueError) as error:
         raise HTTPException(400, str(error)) from None
-    # The view is plain JSON already: written out directly, it skips FastAPI's encoder,
-    # which would walk it again (a third of a millisecond, on the busiest route).
-    return JSONResponse(change.views[change.table.seated(info)])
 
 
 @router.post("/tables/{table_id}/resign")
@@ -260,12 +278,21 @@ async def live(websocket: WebSocket, table_id: str) -> None:
     """The table as it changes, for a seated player: first ``{"type": "state"}`` with the
     whole state, then one ``{"type": "update"}`` per change, with the state and the
     events from this seat's side. Closes with 4403 for anyone not seated, 4404 for no
-    such table."""
+    such table.
+
+    The player's moves come the same way: ``{"type": "move", "action": ..., "version":
+    ...}`` as the POST's body; the answer is the mover's update, or ``{"type":
+    "refused", "status": ..., "detail": ..., "version": ...}`` with the status and
+    sentence the POST would answer, and the version the move was chosen in. Each move
+    checks the session again: one that has ended is refused and the socket closed
+    (4403), so a page signed out elsewhere cannot play on. ``"ping"`` is answered
+    ``"pong"``."""
     parts: Services = websocket.app.state.services
     if not same_origin(websocket):
         await websocket.close(code=CLOSE_REFUSED)
         return
-    owner = await run_in_threadpool(parts.visitor, websocket.cookies.get(COOKIE))
+    cookie = websocket.cookies.get(COOKIE)
+    owner = await run_in_threadpool(parts.visitor, cookie)
     try:
         table = await run_in_threadpool(parts.tables.load, table_id)
     except TableError as error:
@@ -285,31 +312,86 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         table = await run_in_threadpool(parts.tables.load, table_id)
         sent = table.version
         await websocket.send_json({"type": "state", "state": table.state(seat, parts.clock())})
-        closed = asyncio.ensure_future(_until_closed(websocket))
+        heard = asyncio.ensure_future(_heard(websocket))
+        news = asyncio.ensure_future(queue.get())
         try:
-            while not closed.done():
-                news = asyncio.ensure_future(queue.get())
-                await asyncio.wait({news, closed}, return_when=asyncio.FIRST_COMPLETED)
-                if not news.done():
-                    news.cancel()
-                    break
-                message = news.result()
-                if message["version"] <= sent:
-                    continue  # already shown (the state read after subscribing had it)
-                sent = message["version"]
-                await websocket.send_text(message["updates"][seat])
+            while True:
+                await asyncio.wait({heard, news}, return_when=asyncio.FIRST_COMPLETED)
+                if news.done():
+                    message = news.result()
+                    news = asyncio.ensure_future(queue.get())
+                    # Not shown yet? (The state read after subscribing, or the mover's
+                    # own answer, may have had it.)
+                    if message["version"] > sent:
+                        sent = message["version"]
+                        await websocket.send_text(message["updates"][seat])
+                if heard.done():
+                    text = heard.result()
+                    if text is None:
+                        break
+                    heard = asyncio.ensure_future(_heard(websocket))
+                    if text == "ping":
+                        await websocket.send_text("pong")
+                        continue
+                    answer = await run_in_threadpool(_socket_move, parts, cookie, table_id, text)
+                    if answer.version < 0 or answer.version > sent:  # a refusal, or news
+                        sent = max(sent, answer.version)
+                        await websocket.send_text(answer.text)
+                    if answer.close:
+                        await websocket.close(code=CLOSE_REFUSED)
+                        break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            closed.cancel()
-            with suppress(asyncio.CancelledError):
-                await closed
+            for task in (heard, news):
+                task.cancel()
+                with suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                    await task
 
 
-async def _until_closed(websocket: WebSocket) -> None:
-    """Read (and answer pings) until the browser goes."""
-    with suppress(WebSocketDisconnect, RuntimeError):
-        while True:
-            text = await websocket.receive_text()
-            if text == "ping":
-                await websocket.send_text("pong")
+async def _heard(websocket: WebSocket) -> str | None:
+    """The browser's next message (a binary one as empty text, refused as not JSON);
+    None once it has gone."""
+    try:
+        message = await websocket.receive()
+    except (WebSocketDisconnect, RuntimeError):
+        return None
+    if message["type"] == "websocket.disconnect":
+        return None
+    text: str | None = message.get("text")
+    return "" if text is None else text
+
+
+@dataclass(frozen=True)
+class SocketAnswer:
+    """What a socket answers a move: the mover's update (``version`` its state's) or a
+    refusal (``version`` -1), and whether the socket closes after it."""
+
+    text: str
+    version: int
+    close: bool = False
+
+
+def _socket_move(parts: Services, cookie: str | None, table_id: str, text: str) -> SocketAnswer:
+    """A move from a table's WebSocket, checked as the POST is (its session, which must
+    still be live, but no CSRF token: the socket was opened from this site's pages)."""
+    chosen: Any = None
+
+    def refusal(status: int, detail: str, *, close: bool = False) -> SocketAnswer:
+        message = {"type": "refused", "status": status, "detail": detail, "version": chosen}
+        return SocketAnswer(json.dumps(message, separators=(",", ":")), -1, close)
+
+    try:
+        move = parsed_message(text, SocketMove)
+    except MessageError as error:
+        return refusal(error.status, error.detail)
+    chosen = move.version
+    found = parts.visitor(cookie)
+    if found is None:
+        return refusal(403, "your session has ended; reload the page", close=True)
+    info = kept(parts, found)
+    try:
+        change = moved(parts, table_id, info, move)
+    except HTTPException as error:
+        return refusal(error.status_code, str(error.detail))
+    return SocketAnswer(change.updates[change.table.seated(info)], change.table.version)
