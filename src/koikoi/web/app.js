@@ -880,12 +880,15 @@ function sendMove(table, action, version) {
   });
 }
 
-function settleMove(table, settle) {
+/** The move sent on the socket, now answered: taken off the table. */
+function answered(table) {
+  const sent = table.sent;
   table.sent = null;
-  settle();
+  return sent;
 }
 
-/** Whether the table's socket is open and has given its first state (moves may go there). */
+/** Whether moves may go on the table's socket: it is open, and not given up on (one that
+ * stayed silent has the notice, see fallBack). */
 function socketOpen(table) {
   return table.socket !== null && table.notice === null && table.socket.readyState === WebSocket.OPEN;
 }
@@ -932,11 +935,9 @@ function connect(table) {
       receive(data.state, []); // after a reconnection: what is shown now
     } else if (data.type === "update") {
       receive(data.state, data.events || []);
-      const sent = table.sent;
-      if (sent && data.state.version > sent.version) settleMove(table, () => sent.resolve(data));
+      if (table.sent && data.state.version > table.sent.version) answered(table).resolve(data);
     } else if (data.type === "refused") {
-      const sent = table.sent;
-      if (sent && data.version === sent.version) settleMove(table, () => sent.reject(new ApiError(data.status, data.detail)));
+      if (table.sent && data.version === table.sent.version) answered(table).reject(new ApiError(data.status, data.detail));
     } else if (data.type === "error") {
       table.refused = data.detail;
     }
@@ -945,8 +946,7 @@ function connect(table) {
     if (table.closed || table.socket !== socket) return;
     table.socket = null;
     // A move sent and not answered: the table is read again (it may have been made).
-    const sent = table.sent;
-    if (sent) settleMove(table, () => sent.reject(new ApiError(0, "the live connection closed")));
+    if (table.sent) answered(table).reject(new ApiError(0, "the live connection closed"));
     clearTimeout(table.openTimer);
     clearInterval(table.pingTimer);
     if (event.code === 4404) {
