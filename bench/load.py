@@ -265,6 +265,8 @@ class Player(Person):
                 proxy=None,
                 open_timeout=WS_TIMEOUT,
                 close_timeout=5,
+                # As a browser: it answers the server's pings and sends none.
+                ping_interval=None,
                 max_size=2**22,
             )
         except (OSError, WebSocketException, TimeoutError) as error:

@@ -36,7 +36,9 @@ class Listener:
 
     def __init__(self) -> None:
         self.loop = asyncio.get_running_loop()
-        self.queue: asyncio.Queue[Message] = asyncio.Queue()
+        # Any: its owner may put items of its own beside the messages (a WebSocket's
+        # handler puts what the browser says, to answer everything from one loop).
+        self.queue: asyncio.Queue[Any] = asyncio.Queue()
 
     def put(self, message: Message) -> None:
         with suppress(RuntimeError):  # the loop has closed: nobody listens any more
@@ -61,7 +63,7 @@ class Broker:
             listener.put(message)
 
     @asynccontextmanager
-    async def listen(self, channel: str) -> AsyncIterator[asyncio.Queue[Message]]:
+    async def listen(self, channel: str) -> AsyncIterator[asyncio.Queue[Any]]:
         """The messages published on ``channel`` from now until the block ends."""
         listener = Listener()
         with self._lock:

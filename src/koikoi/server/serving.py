@@ -30,6 +30,10 @@ from koikoi.server.boundary import MAX_BODY_BYTES
 from koikoi.server.limits import Limits
 
 
+WS_PING_SECONDS = 20.0
+"""How often the server pings a WebSocket, and how long it waits for the pong."""
+
+
 class ServerConfig(uvicorn.Config):
     """uvicorn's configuration with :class:`Limits`, forwarded headers trusted only
     from ``forwarded_allow_ips`` (comma-separated addresses or networks, ``*`` for
@@ -61,6 +65,11 @@ class ServerConfig(uvicorn.Config):
             # A WebSocket message is held to a request body's limit (a move is a few
             # dozen bytes); a bigger one closes the socket (1009).
             ws_max_size=MAX_BODY_BYTES,
+            # The server pings every socket (a browser answers by itself, and sends no
+            # pings of its own): proxies see traffic both ways and keep an idle table's
+            # connection, and a peer gone without closing is noticed.
+            ws_ping_interval=WS_PING_SECONDS,
+            ws_ping_timeout=WS_PING_SECONDS,
             **options,
         )
 

@@ -839,7 +839,6 @@ function openLive(id) {
     retryTimer: null,
     pollTimer: null,
     openTimer: null,
-    pingTimer: null,
     clockTimer: setInterval(tickClock, 1000),
     deadline: null,
     notice: null, // a message key: the live connection is unavailable
@@ -864,7 +863,6 @@ function closeTable() {
   clearInterval(table.clockTimer);
   clearTimeout(table.retryTimer);
   clearTimeout(table.openTimer);
-  clearInterval(table.pingTimer);
   stopPolling(table);
   if (table.socket) table.socket.close(1000);
   table.socket = null;
@@ -917,7 +915,7 @@ function connect(table) {
     openedAt = performance.now();
   });
   socket.addEventListener("message", (message) => {
-    if (table.closed || table.socket !== socket || message.data === "pong") return;
+    if (table.closed || table.socket !== socket) return;
     let data;
     try {
       data = JSON.parse(message.data);
@@ -928,8 +926,6 @@ function connect(table) {
       heard = true;
       table.failures = 0;
       clearTimeout(table.openTimer);
-      clearInterval(table.pingTimer);
-      table.pingTimer = setInterval(() => socket.readyState === WebSocket.OPEN && socket.send("ping"), 25000);
       stopPolling(table);
       setNotice(table, null);
       receive(data.state, []); // after a reconnection: what is shown now
@@ -948,7 +944,6 @@ function connect(table) {
     // A move sent and not answered: the table is read again (it may have been made).
     if (table.sent) answered(table).reject(new ApiError(0, "the live connection closed"));
     clearTimeout(table.openTimer);
-    clearInterval(table.pingTimer);
     if (event.code === 4404) {
       tableGone("gone");
       return;

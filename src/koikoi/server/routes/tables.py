@@ -306,60 +306,67 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         await websocket.send_json({"type": "error", "detail": "you do not sit at this table"})
         await websocket.close(code=CLOSE_REFUSED)
         return
-    async with parts.broker.listen(table_channel(table_id)) as queue:
+    async with parts.broker.listen(table_channel(table_id)) as inbox:
         await websocket.accept()
         # Read again once listening: no change can fall between the two.
         table = await run_in_threadpool(parts.tables.load, table_id)
         sent = table.version
         await websocket.send_json({"type": "state", "state": table.state(seat, parts.clock())})
-        heard = asyncio.ensure_future(_heard(websocket))
-        news = asyncio.ensure_future(queue.get())
+        # One inbox for the table's news and the browser's messages, so that one loop
+        # sends everything in order; its reader lives as long as the socket. (A pair of
+        # tasks raced anew for each message would leave a thousand sockets' worth of
+        # waiting objects for the cycle collector to scan: see settle_collector.)
+        reader = asyncio.ensure_future(_read_into(websocket, inbox))
         try:
             while True:
-                await asyncio.wait({heard, news}, return_when=asyncio.FIRST_COMPLETED)
-                if news.done():
-                    message = news.result()
-                    news = asyncio.ensure_future(queue.get())
+                item = await inbox.get()
+                if not isinstance(item, Heard):
                     # Not shown yet? (The state read after subscribing, or the mover's
                     # own answer, may have had it.)
-                    if message["version"] > sent:
-                        sent = message["version"]
-                        await websocket.send_text(message["updates"][seat])
-                if heard.done():
-                    text = heard.result()
-                    if text is None:
-                        break
-                    heard = asyncio.ensure_future(_heard(websocket))
-                    if text == "ping":
-                        await websocket.send_text("pong")
-                        continue
-                    answer = await run_in_threadpool(_socket_move, parts, cookie, table_id, text)
-                    if answer.version < 0 or answer.version > sent:  # a refusal, or news
-                        sent = max(sent, answer.version)
-                        await websocket.send_text(answer.text)
-                    if answer.close:
-                        await websocket.close(code=CLOSE_REFUSED)
-                        break
+                    if item["version"] > sent:
+                        sent = item["version"]
+                        await websocket.send_text(item["updates"][seat])
+                    continue
+                if item.text is None:
+                    break
+                if item.text == "ping":
+                    await websocket.send_text("pong")
+                    continue
+                answer = await run_in_threadpool(_socket_move, parts, cookie, table_id, item.text)
+                if answer.version < 0 or answer.version > sent:  # a refusal, or news
+                    sent = max(sent, answer.version)
+                    await websocket.send_text(answer.text)
+                if answer.close:
+                    await websocket.close(code=CLOSE_REFUSED)
+                    break
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            for task in (heard, news):
-                task.cancel()
-                with suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
-                    await task
+            reader.cancel()
+            with suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
+                await reader
 
 
-async def _heard(websocket: WebSocket) -> str | None:
-    """The browser's next message (a binary one as empty text, refused as not JSON);
-    None once it has gone."""
-    try:
-        message = await websocket.receive()
-    except (WebSocketDisconnect, RuntimeError):
-        return None
-    if message["type"] == "websocket.disconnect":
-        return None
-    text: str | None = message.get("text")
-    return "" if text is None else text
+@dataclass(frozen=True)
+class Heard:
+    """A message from the browser, in a socket's inbox beside the table's news: its
+    text (a binary one as empty text, refused as not JSON), None once it has gone."""
+
+    text: str | None
+
+
+async def _read_into(websocket: WebSocket, inbox: asyncio.Queue[Any]) -> None:
+    """Put the browser's messages into the inbox, until it goes (None)."""
+    while True:
+        try:
+            message = await websocket.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            message = {"type": "websocket.disconnect"}
+        if message["type"] == "websocket.disconnect":
+            inbox.put_nowait(Heard(None))
+            return
+        text = message.get("text")
+        inbox.put_nowait(Heard("" if text is None else text))
 
 
 @dataclass(frozen=True)
