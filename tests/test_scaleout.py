@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx2
 import pytest
-from websockets.exceptions import InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
 from hidden import hidden_by_version, leaks
@@ -178,6 +178,33 @@ def test_sign_in_throttling_counts_across_processes(postgresql_url: str, redis_u
         # Five free guesses between them, then the other process slows the sixth.
         assert answers[:5] == [401] * 5
         assert answers[5] == 429
+
+
+def test_signing_out_on_one_process_closes_the_socket_on_another(
+    postgresql_url: str, redis_url: str
+) -> None:
+    with ExitStack() as stack:
+        urls = [stack.enter_context(server(postgresql_url, redis_url))[0] for _ in range(2)]
+        host, friend = Player(urls[0]), Player(urls[1])
+        for player in (host, friend):
+            stack.callback(player.close)
+        signed = host.post("/api/account", {"name": "hana", "password": PASSWORD})
+        host.http.headers["X-CSRF-Token"] = signed["csrf"]
+        table_id = host.post("/api/tables", {})["state"]["id"]
+        friend.post(f"/api/tables/{table_id}/seat")
+        host.move_to(urls[1])
+        with host.live(table_id) as live:
+            assert host.hear(live)["type"] == "state"
+            host.move_to(urls[0])
+            assert host.http.delete("/api/session").status_code == 200
+            assert host.hear(live) == {
+                "type": "error",
+                "detail": "your session has ended; reload the page",
+            }
+            with pytest.raises(ConnectionClosed) as closed:
+                live.recv(timeout=WAIT)
+            assert closed.value.rcvd is not None
+            assert closed.value.rcvd.code == 4403
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "null"])

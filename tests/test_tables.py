@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from fastapi import FastAPI
-from sqlalchemy import event, select
+from sqlalchemy import delete, event, select
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
@@ -18,8 +18,8 @@ from koikoi.match import Match
 from koikoi.round import action_from_json
 from koikoi.server import tables as tables_module
 from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS
-from koikoi.store.models import Rating, User
-from servers import PASSWORD, Clock, browser, make_app, sign_up
+from koikoi.store.models import BrowserSession, Rating, User
+from servers import PASSWORD, Clock, browser, make_app, refresh_csrf, sign_up
 
 
 def open_table(client: TestClient, **body: Any) -> dict[str, Any]:
@@ -281,24 +281,92 @@ def test_socket_moves_out_of_turn_for_the_other_seat_stale_or_illegal_are_refuse
         assert state_of(client, table_id) == state  # nothing changed
 
 
-def test_a_socket_whose_session_ended_cannot_move(app: FastAPI) -> None:
+def closed_as_ended(live: Any) -> int:
+    """What a socket hears once its session has ended: why, then its close code."""
+    assert live.receive_json() == {
+        "type": "error",
+        "detail": "your session has ended; reload the page",
+    }
+    with pytest.raises(WebSocketDisconnect) as closed:
+        live.receive_json()
+    return int(closed.value.code)
+
+
+def test_a_socket_closes_as_soon_as_its_session_ends(app: FastAPI) -> None:
     host, friend = browser(app), browser(app)
     sign_up(host, "leaver")
     table = open_table(host)
     assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 200
+    before = state_of(friend, table["id"])["version"]
     with host.websocket_connect(f"/api/tables/{table['id']}/live") as live:
-        state = live.receive_json()["state"]
+        live.receive_json()
         assert host.delete("/api/session").status_code == 200  # signed out on this page
-        live.send_json(socket_move(state))
-        refused = live.receive_json()
-        assert (refused["status"], refused["detail"]) == (
-            403,
-            "your session has ended; reload the page",
+        assert closed_as_ended(live) == 4403  # with no move sent to find out
+    assert state_of(friend, table["id"])["version"] == before
+
+
+def test_a_new_password_closes_the_sockets_of_the_accounts_other_sessions(
+    app: FastAPI,
+) -> None:
+    laptop, phone, friend = browser(app), browser(app), browser(app)
+    sign_up(laptop, "hana")
+    refresh_csrf(
+        phone, phone.post("/api/session", json={"name": "hana", "password": PASSWORD}).json()
+    )
+    table = open_table(phone)
+    assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 200
+    with phone.websocket_connect(f"/api/tables/{table['id']}/live") as live:
+        live.receive_json()
+        changed = laptop.post(
+            "/api/account/password", json={"current": PASSWORD, "new": "a new secret phrase"}
         )
+        assert changed.status_code == 200
+        assert closed_as_ended(live) == 4403
+
+
+def test_a_socket_reads_its_session_again_once_the_last_read_is_old(
+    app: FastAPI, clock: Clock
+) -> None:
+    """Its end is announced, so a socket's moves go by the session it read; one ended
+    unannounced (a lost announcement, say) is found at the first move a minute on."""
+    host, friend = browser(app), browser(app)
+    sign_up(host, "hana")
+    sign_up(friend, "kaze")
+    table_id = open_table(host, move_seconds=120)["id"]  # no timeout meanwhile
+    assert friend.post(f"/api/tables/{table_id}/seat").status_code == 200
+    engine = app.state.services.engine
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    sockets = {id(c): c.websocket_connect(f"/api/tables/{table_id}/live") for c in (host, friend)}
+    with sockets[id(host)] as host_live, sockets[id(friend)] as friend_live:
+        lives = {id(host): host_live, id(friend): friend_live}
+        states = {key: live.receive_json()["state"] for key, live in lives.items()}
+        client = host if states[id(host)]["your_turn"] else friend
+        live, state = lives[id(client)], states[id(client)]
+        event.listen(engine, "before_cursor_execute", count)
+        try:
+            live.send_json(socket_move(state))
+            state = live.receive_json()["state"]
+        finally:
+            event.remove(engine, "before_cursor_execute", count)
+        assert not [s for s in statements if "browser_sessions" in s]
+        # The session ends with no word of it (as the idle sweep ends one).
+        with app.state.services.database.begin() as db:
+            db.execute(delete(BrowserSession))
+        clock.advance(seconds=61)
+        other = lives[id(friend if client is host else host)]
+        other_state = other.receive_json()["state"]
+        mover_live = other if other_state["your_turn"] else live
+        turn = other_state if other_state["your_turn"] else state
+        mover_live.send_json(socket_move(turn))
+        refused = mover_live.receive_json()
+        assert (refused["type"], refused["status"]) == ("refused", 403)
         with pytest.raises(WebSocketDisconnect) as closed:
-            live.receive_json()
-    assert closed.value.code == 4403
-    assert state_of(friend, table["id"])["version"] == state["version"]
+            mover_live.receive_json()
+        assert closed.value.code == 4403
 
 
 def test_the_clock_moves_for_an_absent_player_then_forfeits(app: FastAPI, clock: Clock) -> None:

@@ -23,10 +23,11 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from confusable_homoglyphs import categories
 from itsdangerous import BadSignature, Signer
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import bindparam, delete, event, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from koikoi.server.live import ENDED, Broker, session_channel
 from koikoi.store.models import BrowserSession, Game, PasswordThrottle, ServerSecret, User
 from koikoi.store.rows import insert_new, table_of
 
@@ -197,13 +198,18 @@ class Sessions:
     they first change something (start a match, sign in), so crawlers and visitors
     who only look cost nothing. Only visitor tokens live without a row: the token of
     a session that was ended (signed out, expired) is never taken up again.
+
+    A session ended by a player (signed out, or all of an account's by a new password)
+    is announced on its channel on ``broker`` once that is stored, so that the table
+    sockets open in it, on every process, close at once.
     """
 
-    def __init__(self, key: str, clock: Clock) -> None:
+    def __init__(self, key: str, clock: Clock, broker: Broker | None = None) -> None:
         self._signer = Signer(key, salt="koikoi.session")
         self._visitor_csrf = Signer(key, salt="koikoi.visitor-csrf", digest_method=hashlib.sha256)
         self._devices = Signer(key, salt="koikoi.device")
         self.clock = clock
+        self.broker = broker or Broker()
 
     def cookie_value(self, token: str) -> str:
         return self._signer.sign(token).decode()
@@ -249,7 +255,7 @@ class Sessions:
             .where(BrowserSession.id == info.id, BrowserSession.last_seen < now - TOUCH_EVERY)
             .values(last_seen=now)
         )
-        return info
+        return dataclasses.replace(info, last_seen=now)
 
     def device_cookie(self, user_id: int) -> str:
         """A device cookie's value: this browser has signed in to ``user_id``."""
@@ -299,6 +305,7 @@ class Sessions:
                     .values(user_id=user.id, session_id=None)
                 )
             db.execute(delete(BrowserSession).where(BrowserSession.id == old.id))
+            self._announce(db, [old.id])
         return new, cookie
 
     def sweep(self, db: Session) -> None:
@@ -310,7 +317,22 @@ class Sessions:
 
     def end_all(self, db: Session, user_id: int) -> None:
         """End every session of an account, on every device."""
-        db.execute(delete(BrowserSession).where(BrowserSession.user_id == user_id))
+        ended = db.scalars(
+            delete(BrowserSession)
+            .where(BrowserSession.user_id == user_id)
+            .returning(BrowserSession.id)
+        ).all()
+        self._announce(db, list(ended))
+
+    def _announce(self, db: Session, ended: list[str]) -> None:
+        """Tell every process of these sessions' end once the transaction that ends
+        them commits (a socket told sooner could open again in time to miss it)."""
+
+        def committed(_db: Session) -> None:
+            for session_id in ended:
+                self.broker.publish(session_channel(session_id), ENDED)
+
+        event.listen(db, "after_commit", committed, once=True)
 
 
 @dataclass(frozen=True)

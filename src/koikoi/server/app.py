@@ -131,15 +131,16 @@ def create_app(
     database = Database(engine)
     with database.begin() as db:
         key = signing_key(db, secret_key or os.environ.get("KOIKOI_SECRET_KEY"))
-        sessions = Sessions(key, clock)
+    # Every process of a deployment signs with the same key: it names their channels.
+    broker = make_broker(redis_url, hashlib.sha256(f"channels:{key}".encode()).hexdigest()[:16])
+    sessions = Sessions(key, clock, broker)
+    with database.begin() as db:
         sessions.sweep(db)
         Throttle(clock).sweep(db)
     expert = {"budget_ms": 2000.0} if expert_options is None else expert_options
     thinking = thinking or Thinking()
 
     seeds = rng or random.SystemRandom()
-    # Every process of a deployment signs with the same key: it names their channels.
-    broker = make_broker(redis_url, hashlib.sha256(f"channels:{key}".encode()).hexdigest()[:16])
     games = GameStore(database, clock, expert, thinking)
     table_store = TableStore(database, clock, broker, seeds, games.reviews)
 

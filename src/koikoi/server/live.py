@@ -29,6 +29,39 @@ PREFIX = "koikoi:"
 log = logging.getLogger("koikoi.live")
 
 Message = dict[str, Any]
+"""What is published: plain JSON, but for ``updates``, a list of texts that are JSON
+documents already (each seat's WebSocket message), which Redis carries as they are."""
+ENDED: Message = {"ended": True}
+"""Published on a session's channel once it has ended (signed out, password changed)."""
+
+
+def session_channel(session_id: str) -> str:
+    return f"session:{session_id}"
+
+
+def wire(message: Message) -> bytes:
+    """A message as Redis carries it: the rest of it as JSON on the first line, then
+    each of its ``updates`` on a line of its own, unescaped (JSON text has no raw line
+    breaks): a move's messages are mostly the seats' views, which would otherwise be
+    escaped into a string on one process and parsed out of it on every other."""
+    updates = message.get("updates", ())
+    rest = {key: value for key, value in message.items() if key != "updates"}
+    return "\n".join([json.dumps(rest, separators=(",", ":")), *updates]).encode()
+
+
+def unwire(data: bytes) -> Message:
+    """The message :func:`wire` made.
+
+    >>> unwire(wire({"version": 3, "updates": ['{"a":"b\\\\nc"}', "{}"]}))
+    {'version': 3, 'updates': ['{"a":"b\\\\nc"}', '{}']}
+    >>> unwire(wire(ENDED))
+    {'ended': True}
+    """
+    first, *updates = data.decode().split("\n")
+    message: Message = json.loads(first)
+    if updates:
+        message["updates"] = updates
+    return message
 
 
 class Listener:
@@ -51,6 +84,9 @@ class Broker:
     def __init__(self) -> None:
         self._listeners: dict[str, set[Listener]] = {}
         self._lock = threading.Lock()
+        self.epoch = 0
+        """Counts the times messages may have been missed (a lost Redis subscription):
+        what was believed for want of a message is checked again once it changes."""
 
     def publish(self, channel: str, message: Message) -> None:
         self.deliver(channel, message)
@@ -63,20 +99,22 @@ class Broker:
             listener.put(message)
 
     @asynccontextmanager
-    async def listen(self, channel: str) -> AsyncIterator[asyncio.Queue[Any]]:
-        """The messages published on ``channel`` from now until the block ends."""
+    async def listen(self, *channels: str) -> AsyncIterator[asyncio.Queue[Any]]:
+        """The messages published on ``channels`` from now until the block ends."""
         listener = Listener()
         with self._lock:
-            self._listeners.setdefault(channel, set()).add(listener)
+            for channel in channels:
+                self._listeners.setdefault(channel, set()).add(listener)
         self.started()
         try:
             yield listener.queue
         finally:
             with self._lock:
-                listeners = self._listeners[channel]
-                listeners.discard(listener)
-                if not listeners:
-                    del self._listeners[channel]
+                for channel in channels:
+                    listeners = self._listeners[channel]
+                    listeners.discard(listener)
+                    if not listeners:
+                        del self._listeners[channel]
 
     def started(self) -> None:
         """Called at each new listener: a broker that needs a connection opens it."""
@@ -114,7 +152,7 @@ class RedisBroker(Broker):
         self._start_lock = threading.Lock()
 
     def publish(self, channel: str, message: Message) -> None:
-        self._redis.publish(self.prefix + channel, json.dumps(message, separators=(",", ":")))
+        self._redis.publish(self.prefix + channel, wire(message))
 
     def started(self) -> None:
         with self._start_lock:
@@ -135,15 +173,17 @@ class RedisBroker(Broker):
                 if self._pubsub is None:
                     return
                 log.exception("lost the Redis subscription; subscribing again")
+                self.epoch += 1
                 with suppress(Exception):
                     pubsub.psubscribe(self.prefix + "*")
+                self.epoch += 1  # and what was missed until now
                 continue
             if self._pubsub is None:
                 return
             if message is None or message.get("type") != "pmessage":
                 continue
             channel = message["channel"].decode()[len(self.prefix) :]
-            self.deliver(channel, json.loads(message["data"]))
+            self.deliver(channel, unwire(message["data"]))
 
     def close(self) -> None:
         pubsub, self._pubsub = self._pubsub, None

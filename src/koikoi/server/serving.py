@@ -29,7 +29,6 @@ from uvicorn.server import ServerState
 from koikoi.server.boundary import MAX_BODY_BYTES
 from koikoi.server.limits import Limits
 
-
 WS_PING_SECONDS = 20.0
 """How often the server pings a WebSocket, and how long it waits for the pong."""
 

@@ -13,6 +13,7 @@ import asyncio
 import json
 from contextlib import suppress
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
@@ -27,6 +28,7 @@ from koikoi.server.accounts import SessionInfo
 from koikoi.server.boundary import MessageError, parsed_message
 from koikoi.server.context import COOKIE, Browser, Checked, Parts, Services, Strict, kept
 from koikoi.server.games import GameOverError, StaleActionError
+from koikoi.server.live import ENDED, session_channel
 from koikoi.server.tables import CANCELLED, CODE_LENGTH, CODE_PATTERN, TableError, TableSession
 from koikoi.server.tablestore import Change, table_channel
 
@@ -283,10 +285,11 @@ async def live(websocket: WebSocket, table_id: str) -> None:
     The player's moves come the same way: ``{"type": "move", "action": ..., "version":
     ...}`` as the POST's body; the answer is the mover's update, or ``{"type":
     "refused", "status": ..., "detail": ..., "version": ...}`` with the status and
-    sentence the POST would answer, and the version the move was chosen in. Each move
-    checks the session again: one that has ended is refused and the socket closed
-    (4403), so a page signed out elsewhere cannot play on. ``"ping"`` is answered
-    ``"pong"``."""
+    sentence the POST would answer, and the version the move was chosen in. A session
+    that ends (signed out, a new password) closes its sockets on every process at
+    once, with ``{"type": "error"}`` and 4403, so a page signed out elsewhere cannot
+    play on; a move reads the session again where the last read is
+    :data:`SOCKET_RECHECK` old. ``"ping"`` is answered ``"pong"``."""
     parts: Services = websocket.app.state.services
     if not same_origin(websocket):
         await websocket.close(code=CLOSE_REFUSED)
@@ -301,15 +304,21 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=CLOSE_MISSING)
         return
     seat = None if owner is None else table.seat_of(owner)
-    if seat is None:
+    if owner is None or seat is None:
         await websocket.accept()
         await websocket.send_json({"type": "error", "detail": "you do not sit at this table"})
         await websocket.close(code=CLOSE_REFUSED)
         return
-    async with parts.broker.listen(table_channel(table_id)) as inbox:
+    channels = table_channel(table_id), session_channel(owner.id)
+    async with parts.broker.listen(*channels) as inbox:
         await websocket.accept()
-        # Read again once listening: no change can fall between the two.
+        # Both read again once listening: no change (nor the session's end) can fall
+        # between the read and the news.
+        held = await run_in_threadpool(SocketSession.read, parts, cookie)
         table = await run_in_threadpool(parts.tables.load, table_id)
+        if held is None:
+            await ended(websocket)
+            return
         sent = table.version
         await websocket.send_json({"type": "state", "state": table.state(seat, parts.clock())})
         # One inbox for the table's news and the browser's messages, so that one loop
@@ -320,6 +329,9 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         try:
             while True:
                 item = await inbox.get()
+                if item == ENDED:
+                    await ended(websocket)
+                    break
                 if not isinstance(item, Heard):
                     # Not shown yet? (The state read after subscribing, or the mover's
                     # own answer, may have had it.)
@@ -332,7 +344,7 @@ async def live(websocket: WebSocket, table_id: str) -> None:
                 if item.text == "ping":
                     await websocket.send_text("pong")
                     continue
-                answer = await run_in_threadpool(_socket_move, parts, cookie, table_id, item.text)
+                answer = await run_in_threadpool(_socket_move, parts, held, table_id, item.text)
                 if answer.version < 0 or answer.version > sent:  # a refusal, or news
                     sent = max(sent, answer.version)
                     await websocket.send_text(answer.text)
@@ -345,6 +357,46 @@ async def live(websocket: WebSocket, table_id: str) -> None:
             reader.cancel()
             with suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                 await reader
+
+
+SESSION_ENDED = "your session has ended; reload the page"
+SOCKET_RECHECK = timedelta(seconds=60)
+"""How long a table's socket goes by the session as it last read it. A session's end
+is announced at once; this bounds what a lost announcement could let through."""
+
+
+@dataclass
+class SocketSession:
+    """The session a table's socket plays in, as last read, and when (by the clock
+    and by the broker's epoch: a lost subscription may have missed an end)."""
+
+    cookie: str | None
+    info: SessionInfo
+    at: datetime
+    epoch: int
+
+    @classmethod
+    def read(cls, parts: Services, cookie: str | None) -> SocketSession | None:
+        """The live session the cookie names, now; None if it has ended."""
+        epoch = parts.broker.epoch
+        found = parts.visitor(cookie)
+        return None if found is None else cls(cookie, found, parts.clock(), epoch)
+
+    def checked(self, parts: Services) -> bool:
+        """Whether the session is still live, read again if the last read is old,
+        and kept as in use (see :func:`kept`)."""
+        if parts.clock() - self.at >= SOCKET_RECHECK or parts.broker.epoch != self.epoch:
+            again = SocketSession.read(parts, self.cookie)
+            if again is None:
+                return False
+            self.info, self.at, self.epoch = again.info, again.at, again.epoch
+        self.info = kept(parts, self.info)
+        return True
+
+
+async def ended(websocket: WebSocket) -> None:
+    await websocket.send_json({"type": "error", "detail": SESSION_ENDED})
+    await websocket.close(code=CLOSE_REFUSED)
 
 
 @dataclass(frozen=True)
@@ -379,7 +431,7 @@ class SocketAnswer:
     close: bool = False
 
 
-def _socket_move(parts: Services, cookie: str | None, table_id: str, text: str) -> SocketAnswer:
+def _socket_move(parts: Services, held: SocketSession, table_id: str, text: str) -> SocketAnswer:
     """A move from a table's WebSocket, checked as the POST is (its session, which must
     still be live, but no CSRF token: the socket was opened from this site's pages)."""
     chosen: Any = None
@@ -393,12 +445,10 @@ def _socket_move(parts: Services, cookie: str | None, table_id: str, text: str) 
     except MessageError as error:
         return refusal(error.status, error.detail)
     chosen = move.version
-    found = parts.visitor(cookie)
-    if found is None:
-        return refusal(403, "your session has ended; reload the page", close=True)
-    info = kept(parts, found)
+    if not held.checked(parts):
+        return refusal(403, SESSION_ENDED, close=True)
     try:
-        change = moved(parts, table_id, info, move)
+        change = moved(parts, table_id, held.info, move)
     except HTTPException as error:
         return refusal(error.status_code, str(error.detail))
-    return SocketAnswer(change.updates[change.table.seated(info)], change.table.version)
+    return SocketAnswer(change.updates[change.table.seated(held.info)], change.table.version)
