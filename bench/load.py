@@ -60,6 +60,7 @@ import secrets
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import sys
 import tempfile
@@ -91,6 +92,10 @@ GRACE = 5.0
 """Seconds, after the last move, for updates still on their way."""
 SETUP_AT_ONCE = 16
 """Tables being set up at once (sessions, open, sit, WebSockets)."""
+TLS = ssl.create_default_context()
+"""Every client's, though all of them speak plain HTTP: a client left to make its own
+loads the system's certificates, 35 ms of this machine's CPU, and thousands of them
+made the setup take two minutes, longer than the seats' clocks."""
 RECONNECTS = 3
 """WebSocket reconnections one player may make in all, beyond one for every
 second of the window (a page opens its WebSocket again when it closes)."""
@@ -181,6 +186,7 @@ class Person:
         self.url = url
         self.client = httpx2.AsyncClient(
             base_url=url,
+            verify=TLS,
             timeout=REQUEST_TIMEOUT,
             trust_env=False,
             limits=httpx2.Limits(max_connections=2, max_keepalive_connections=1),
@@ -446,8 +452,7 @@ async def seat_pair(bench: Bench, pair: Pair, gate: asyncio.Semaphore) -> list[P
     """Two guests at a new table, both listening; None (errors counted) if it failed."""
     urls = bench.urls
     async with gate:
-        # Made here, a few at a time: making a client costs milliseconds of the loop, and
-        # made all at once they held it long enough to time out the first requests.
+        # Made as their table's turn comes, a few at a time, not thousands at once.
         players = [Player(bench, urls[seat % len(urls)], pair, seat) for seat in (0, 1)]
         if not all([await player.begin() for player in players]):
             await abandon(players)
