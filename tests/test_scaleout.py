@@ -89,6 +89,17 @@ def server(database_url: str, redis_url: str) -> Iterator[tuple[str, Any]]:
         yield f"http://127.0.0.1:{sock.getsockname()[1]}", process
 
 
+def on_two_processes(
+    stack: ExitStack, database_url: str, redis_url: str
+) -> tuple[list[str], tuple[Player, Player]]:
+    """Two server processes (their addresses), and a browser talking to each."""
+    urls = [stack.enter_context(server(database_url, redis_url))[0] for _ in range(2)]
+    players = Player(urls[0]), Player(urls[1])
+    for player in players:
+        stack.callback(player.close)
+    return urls, players
+
+
 def test_two_processes_serve_one_table_and_survive_a_killed_one(
     postgresql_url: str, redis_url: str
 ) -> None:
@@ -184,10 +195,7 @@ def test_signing_out_on_one_process_closes_the_socket_on_another(
     postgresql_url: str, redis_url: str
 ) -> None:
     with ExitStack() as stack:
-        urls = [stack.enter_context(server(postgresql_url, redis_url))[0] for _ in range(2)]
-        host, friend = Player(urls[0]), Player(urls[1])
-        for player in (host, friend):
-            stack.callback(player.close)
+        urls, (host, friend) = on_two_processes(stack, postgresql_url, redis_url)
         signed = host.post("/api/account", {"name": "hana", "password": PASSWORD})
         host.http.headers["X-CSRF-Token"] = signed["csrf"]
         table_id = host.post("/api/tables", {})["state"]["id"]
@@ -227,10 +235,7 @@ def test_the_quick_match_queue_pairs_players_on_different_processes(
     postgresql_url: str, redis_url: str
 ) -> None:
     with ExitStack() as stack:
-        urls = [stack.enter_context(server(postgresql_url, redis_url))[0] for _ in range(2)]
-        one, two = Player(urls[0]), Player(urls[1])
-        for player in (one, two):
-            stack.callback(player.close)
+        _, (one, two) = on_two_processes(stack, postgresql_url, redis_url)
         assert one.post("/api/queue", {"preset": "ten-card"})["status"] == "waiting"
         paired = two.post("/api/queue", {"preset": "ten-card"})
         assert paired["status"] == "paired"

@@ -4,6 +4,7 @@ the quick-match queue, and what each seat's WebSocket hears."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 from typing import Any
 
@@ -16,8 +17,11 @@ from starlette.websockets import WebSocketDisconnect
 from koikoi.cards import SLUGS
 from koikoi.match import Match
 from koikoi.round import action_from_json
+from koikoi.rules import PRESETS
 from koikoi.server import tables as tables_module
-from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS
+from koikoi.server.live import Broker
+from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS, PLAYING
+from koikoi.server.tablestore import TableStore
 from koikoi.store.models import BrowserSession, Rating, User
 from servers import PASSWORD, Clock, browser, make_app, refresh_csrf, sign_up
 
@@ -644,6 +648,49 @@ def test_a_copy_behind_the_table_catches_up_instead_of_replaying_the_match(
     assert fresh.version > 20
     for client, seat in ((host, 0), (friend, 1)):
         assert state_of(client, table_id) == fresh.state(seat, clock())
+
+
+def test_news_of_the_other_processs_move_brings_a_copy_up_to_date_without_a_read(
+    app: FastAPI, clock: Clock
+) -> None:
+    """Two processes on one database and one broker, a seat each: at each move the
+    mover's copy is behind the other process's move, and that process's news brings it
+    up to date, so the move is one write and no read, and ends where the row does."""
+    services = app.state.services
+    broker = Broker()
+    stores = [TableStore(services.database, clock, broker, random.Random(s)) for s in (0, 1)]
+    with services.database.begin() as db:
+        owners = [services.sessions.open(db)[0] for _ in (0, 1)]
+    table_id = stores[0].create(owners[0], PRESETS["classic"]).id
+    stores[1].sit(table_id, owners[1])
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement.lstrip().split(None, 1)[0].upper())
+
+    movers = []
+    for _ in range(40):
+        stored = stores[0].load(table_id)
+        if stored.status != PLAYING:
+            break
+        seat = next(s for s in (0, 1) if stored.state(s, clock())["your_turn"])
+        state = stored.state(seat, clock())
+        statements.clear()
+        event.listen(services.engine, "before_cursor_execute", count)
+        try:
+            change = stores[seat].act(
+                table_id, owners[seat], state["legal"][0], state["version"], None
+            )
+        finally:
+            event.remove(services.engine, "before_cursor_execute", count)
+        if seat in movers:  # this process has a copy: no read, whoever moved last
+            assert statements == ["UPDATE"]
+        movers.append(seat)
+        after = stores[seat].load(table_id)
+        for viewer in (0, 1):
+            assert change.table.state(viewer, clock()) == after.state(viewer, clock())
+    assert len(movers) > 30
+    assert set(movers) == {0, 1}
 
 
 def test_a_copy_that_a_failed_change_took_off_the_tables_path_is_not_taken_over(

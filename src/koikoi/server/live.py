@@ -19,7 +19,7 @@ import json
 import logging
 import os
 import threading
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
@@ -31,6 +31,7 @@ log = logging.getLogger("koikoi.live")
 Message = dict[str, Any]
 """What is published: plain JSON, but for ``updates``, a list of texts that are JSON
 documents already (each seat's WebSocket message), which Redis carries as they are."""
+Follower = Callable[[str, Message], None]
 ENDED: Message = {"ended": True}
 """Published on a session's channel once it has ended (signed out, password changed)."""
 
@@ -83,6 +84,7 @@ class Broker:
 
     def __init__(self) -> None:
         self._listeners: dict[str, set[Listener]] = {}
+        self._followers: list[Follower] = []
         self._lock = threading.Lock()
         self.epoch = 0
         """Counts the times messages may have been missed (a lost Redis subscription):
@@ -91,8 +93,16 @@ class Broker:
     def publish(self, channel: str, message: Message) -> None:
         self.deliver(channel, message)
 
+    def follow(self, follower: Follower) -> None:
+        """Call ``follower`` with every message this process hears, on any channel,
+        in the thread that hears it (it must be quick, and not wait on a lock that a
+        publisher may hold)."""
+        self._followers.append(follower)
+
     def deliver(self, channel: str, message: Message) -> None:
-        """Hand a message to this process's listeners on ``channel``."""
+        """Hand a message to this process's followers and listeners on ``channel``."""
+        for follower in self._followers:
+            follower(channel, message)
         with self._lock:
             listeners = list(self._listeners.get(channel, ()))
         for listener in listeners:

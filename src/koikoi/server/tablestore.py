@@ -19,7 +19,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
@@ -106,8 +106,11 @@ TableChange = Callable[[TableSession, datetime], list[dict[str, Any]]]
 """A change made to a table as of a moment; the events it made."""
 
 
+TABLE_CHANNEL = "table:"
+
+
 def table_channel(table_id: str) -> str:
-    return f"table:{table_id}"
+    return TABLE_CHANNEL + table_id
 
 
 def seat_columns(seat: int, taken: Seat | None) -> dict[str, Any]:
@@ -143,7 +146,10 @@ class TableStore:
         self.reviews = reviews or Reviews(sessions, Thinking(inline=True))
         self._copies: OrderedDict[str, TableSession] = OrderedDict()
         """The tables this process changed last, as it left them (newest last)."""
+        self._news: dict[str, dict[str, Any]] = {}
+        """What other processes have published of kept tables since (see _heard)."""
         self._copies_lock = threading.Lock()
+        broker.follow(self._heard)
         # Re-entrant: a look holds its table's lock around a change (see _looked).
         self._locks = [threading.RLock() for _ in range(64)]
 
@@ -278,14 +284,20 @@ class TableStore:
         """Make the moves the table's clock owes, then ``change``: on the table as this
         process last left it, if it still holds it (no read, no replay), else as stored.
 
-        A copy another process has moved past fails as stale, by its version or at the
-        write; it is then dropped and the change made once more on the table as stored.
+        A copy another process has moved past is first brought up to date from what
+        that process published of its change (so two processes serving one table, a
+        seat each, read nothing for a move). One still behind (the news was lost, or
+        has not come yet) fails as stale, by its version or at the write; it is then
+        dropped and the change made once more on the table as stored.
         The table is out of the copies while it changes (so no other thread sees it
         half-changed), and one table changes in one thread at a time.
         """
         with self._lock(table_id):
             with self._copies_lock:
                 copy = self._copies.pop(table_id, None)
+                news = self._news.pop(table_id, None)
+            if copy is not None and news is not None and news["version"] > copy.version:
+                copy = caught_up(copy, news)
             if copy is not None and not fresh:
                 try:
                     return self._keep(self._settled(copy, change, before))
@@ -311,8 +323,25 @@ class TableStore:
         with self._copies_lock:
             self._copies[change.table.id] = change.table
             while len(self._copies) > KEPT_TABLES:
-                self._copies.popitem(last=False)
+                gone, _ = self._copies.popitem(last=False)
+                self._news.pop(gone, None)
         return change
+
+    def _heard(self, channel: str, message: dict[str, Any]) -> None:
+        """A change published by any process: kept as news of a table this process
+        holds a copy of, if it is newer (the copy catches up at its next change)."""
+        news = message.get("table")
+        if news is None or not channel.startswith(TABLE_CHANNEL):
+            return
+        table_id = channel[len(TABLE_CHANNEL) :]
+        with self._copies_lock:
+            copy = self._copies.get(table_id)
+            held = self._news.get(table_id)
+            if (
+                copy is not None
+                and news["version"] > (held or {"version": copy.version})["version"]
+            ):
+                self._news[table_id] = news
 
     def mine(self, owner: SessionInfo) -> list[dict[str, Any]]:
         """The owner's tables open or in play, newest first, as lines of a list."""
@@ -451,6 +480,7 @@ class TableStore:
         events = change(table, now)
         if table.version == read:
             return Change(table, events, [], [])
+        actions = table.actions
         with self.sessions.begin() as db:
             # The first statement writes: on SQLite it takes the write lock, so the
             # ratings below are read and written by one finishing match at a time.
@@ -458,7 +488,7 @@ class TableStore:
                 db,
                 Table,
                 {"id": table.id, "version": read},
-                {**seat_columns(1, table.seats[1]), **self._progress(table, now)},
+                {**seat_columns(1, table.seats[1]), **self._progress(table, now, actions)},
             )
             if written != 1:
                 raise StaleActionError(
@@ -472,7 +502,8 @@ class TableStore:
         # Each seat's WebSocket message, written once here rather than by every process
         # that passes it on (or by the mover's socket, which answers with its own).
         updates = [json.dumps({"type": "update", **view}, separators=(",", ":")) for view in views]
-        self.broker.publish(table_channel(table.id), {"version": table.version, "updates": updates})
+        message = {"version": table.version, "updates": updates, "table": news_of(table, actions)}
+        self.broker.publish(table_channel(table.id), message)
         return Change(table, events, views, updates)
 
     def _rate(self, db: Session, table: TableSession) -> None:
@@ -513,10 +544,12 @@ class TableStore:
         )
 
     @staticmethod
-    def _progress(table: TableSession, now: datetime) -> dict[str, Any]:
-        """The columns a change writes."""
+    def _progress(
+        table: TableSession, now: datetime, actions: list[Any] | None = None
+    ) -> dict[str, Any]:
+        """The columns a change writes (``actions``: the match's, if made already)."""
         return {
-            "actions": table.actions,
+            "actions": table.actions if actions is None else actions,
             "version": table.version,
             "status": table.status,
             "ending": table.ending,
@@ -677,6 +710,40 @@ def queued(owner: SessionInfo) -> Any:
     if owner.user_id is not None:
         return QueueEntry.user_id == owner.user_id
     return QueueEntry.session_id == owner.id
+
+
+CHANGING = ("version", "status", "ending", "winner", "timeouts", "rematch", "next_id", "ratings")
+"""A table's columns that a change may set, besides its actions, seats and deadline."""
+
+
+def news_of(table: TableSession, actions: list[Any]) -> dict[str, Any]:
+    """What another process needs to bring its copy of the table up to this change
+    (:func:`caught_up`): all that a change may set, as JSON."""
+    return {
+        "actions": actions,
+        "seats": [None if seat is None else astuple(seat) for seat in table.seats],
+        "deadline": None if table.deadline is None else table.deadline.isoformat(),
+        **{name: getattr(table, name) for name in CHANGING},
+    }
+
+
+def caught_up(copy: TableSession, news: dict[str, Any]) -> TableSession:
+    """An older copy of a table brought up to another process's change, as its news
+    (:func:`news_of`) tells it, with only the actions it missed played on."""
+    deadline = news["deadline"]
+    return TableSession.restore(
+        news["actions"],
+        copy,
+        id=copy.id,
+        code=copy.code,
+        rules=copy.rules,
+        ranked=copy.ranked,
+        seed=copy.seed,
+        move_seconds=copy.move_seconds,
+        seats=[None if seat is None else Seat(*seat) for seat in news["seats"]],
+        deadline=None if deadline is None else datetime.fromisoformat(deadline),
+        **{name: news[name] for name in CHANGING},
+    )
 
 
 def restore_table(
