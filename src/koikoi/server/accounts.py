@@ -248,14 +248,23 @@ class Sessions:
             row = {"id": info.id, "user_id": None, "csrf": info.csrf}
             insert_new(db, BrowserSession, [{**row, "created": now, "last_seen": now}])
             return dataclasses.replace(info, stored=True)
-        if info.last_seen is not None and info.last_seen >= now - TOUCH_EVERY:
-            return info  # marked lately, as the read showed: no write at all
+        if self.kept_lately(info):
+            return info
         db.execute(  # a write per five minutes, not per request
             update(BrowserSession)
             .where(BrowserSession.id == info.id, BrowserSession.last_seen < now - TOUCH_EVERY)
             .values(last_seen=now)
         )
         return dataclasses.replace(info, last_seen=now)
+
+    def kept_lately(self, info: SessionInfo) -> bool:
+        """Whether :meth:`keep` would leave the session as it is: stored, and marked
+        as in use lately (as its read showed)."""
+        return (
+            info.stored
+            and info.last_seen is not None
+            and info.last_seen >= self.clock() - TOUCH_EVERY
+        )
 
     def device_cookie(self, user_id: int) -> str:
         """A device cookie's value: this browser has signed in to ``user_id``."""

@@ -104,6 +104,8 @@ def checked(
 
 def kept(parts: Services, found: SessionInfo) -> SessionInfo:
     """A live session about to change something, stored and marked as in use."""
+    if parts.sessions.kept_lately(found):
+        return found  # no transaction to open and close
     # Its own transaction, which begins by writing: SQLite then takes the write lock
     # first instead of failing to upgrade a read.
     with parts.database.begin() as db:

@@ -360,7 +360,7 @@ async def live(websocket: WebSocket, table_id: str) -> None:
 
 
 SESSION_ENDED = "your session has ended; reload the page"
-SOCKET_RECHECK = timedelta(seconds=60)
+SOCKET_RECHECK = timedelta(minutes=5)
 """How long a table's socket goes by the session as it last read it. A session's end
 is announced at once; this bounds what a lost announcement could let through."""
 
