@@ -336,11 +336,10 @@ class TableStore:
         table_id = channel[len(TABLE_CHANNEL) :]
         with self._copies_lock:
             copy = self._copies.get(table_id)
-            held = self._news.get(table_id)
-            if (
-                copy is not None
-                and news["version"] > (held or {"version": copy.version})["version"]
-            ):
+            if copy is None:
+                return
+            newest = self._news.get(table_id, {"version": copy.version})["version"]
+            if news["version"] > newest:
                 self._news[table_id] = news
 
     def mine(self, owner: SessionInfo) -> list[dict[str, Any]]:
