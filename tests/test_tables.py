@@ -285,6 +285,27 @@ def test_socket_moves_out_of_turn_for_the_other_seat_stale_or_illegal_are_refuse
         assert state_of(client, table_id) == state  # nothing changed
 
 
+def test_a_socket_opens_on_one_read_of_the_table_and_one_of_the_session(app: FastAPI) -> None:
+    """As a process that died sends its thousand players to the others at once, each
+    socket's opening costs those two reads only (it listens first, so it needs no
+    second look for what may have changed meanwhile)."""
+    host, _, table_id = seated_pair(app)
+    engine = app.state.services.engine
+    statements: list[str] = []
+
+    def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    event.listen(engine, "before_cursor_execute", count)
+    try:
+        with host.websocket_connect(f"/api/tables/{table_id}/live") as live:
+            assert live.receive_json()["type"] == "state"
+    finally:
+        event.remove(engine, "before_cursor_execute", count)
+    assert len(statements) == 2
+    assert sum("FROM sessions" in statement for statement in statements) == 1
+
+
 def closed_as_ended(live: Any) -> int:
     """What a socket hears once its session has ended: why, then its close code."""
     assert live.receive_json() == {
@@ -356,7 +377,7 @@ def test_a_socket_reads_its_session_again_once_the_last_read_is_old(
             state = live.receive_json()["state"]
         finally:
             event.remove(engine, "before_cursor_execute", count)
-        assert not [s for s in statements if "browser_sessions" in s]
+        assert not [s for s in statements if "FROM sessions" in s]
         # The session ends with no word of it (as the idle sweep ends one).
         with app.state.services.database.begin() as db:
             db.execute(delete(BrowserSession))

@@ -217,11 +217,8 @@ class Sessions:
     def find(self, db: Session, cookie: str | None) -> SessionInfo | None:
         """The live session the cookie names (a visitor's too); None for a bad or
         ended one. Only reads."""
-        if not cookie:
-            return None
-        try:
-            token = self._signer.unsign(cookie).decode()
-        except BadSignature:
+        token = self._token(cookie)
+        if token is None:
             return None
         visitor = token.startswith(VISITOR)
         row = db.connection().execute(FIND_SESSION, {"id": _digest(token)}).one_or_none()
@@ -233,6 +230,20 @@ class Sessions:
         if self.clock() - row.last_seen > SESSION_IDLE:
             return None
         return SessionInfo(row.id, row.csrf, row.user_id, row.name, last_seen=row.last_seen)
+
+    def named(self, cookie: str | None) -> str | None:
+        """The id of the session a cookie names, its signature checked (whether that
+        session is live is for :meth:`find` to read)."""
+        token = self._token(cookie)
+        return None if token is None else _digest(token)
+
+    def _token(self, cookie: str | None) -> str | None:
+        if not cookie:
+            return None
+        try:
+            return self._signer.unsign(cookie).decode()
+        except BadSignature:
+            return None
 
     def visit(self) -> tuple[SessionInfo, str]:
         """A new visitor's session (no row yet) and the cookie value that names it."""

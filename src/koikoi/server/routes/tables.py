@@ -295,30 +295,26 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         await websocket.close(code=CLOSE_REFUSED)
         return
     cookie = websocket.cookies.get(COOKIE)
-    owner = await run_in_threadpool(parts.visitor, cookie)
-    try:
-        table = await run_in_threadpool(parts.tables.load, table_id)
-    except TableError as error:
-        await websocket.accept()
-        await websocket.send_json({"type": "error", "detail": str(error)})
-        await websocket.close(code=CLOSE_MISSING)
-        return
-    seat = None if owner is None else table.seat_of(owner)
-    if owner is None or seat is None:
-        await websocket.accept()
-        await websocket.send_json({"type": "error", "detail": "you do not sit at this table"})
-        await websocket.close(code=CLOSE_REFUSED)
-        return
-    channels = table_channel(table_id), session_channel(owner.id)
+    # The session's channel is named from the cookie alone, so the socket listens
+    # before it reads the table and the session: no change, nor the session's end, can
+    # fall between the reads and the news.
+    named = parts.sessions.named(cookie)
+    channels = [table_channel(table_id), *([session_channel(named)] if named else [])]
     async with parts.broker.listen(*channels) as inbox:
-        await websocket.accept()
-        # Both read again once listening: no change (nor the session's end) can fall
-        # between the read and the news.
-        held = await run_in_threadpool(SocketSession.read, parts, cookie)
-        table = await run_in_threadpool(parts.tables.load, table_id)
-        if held is None:
-            await ended(websocket)
+        try:
+            table, held = await run_in_threadpool(_opened, parts, table_id, cookie)
+        except TableError as error:
+            await websocket.accept()
+            await websocket.send_json({"type": "error", "detail": str(error)})
+            await websocket.close(code=CLOSE_MISSING)
             return
+        seat = None if held is None else table.seat_of(held.info)
+        if held is None or seat is None:
+            await websocket.accept()
+            await websocket.send_json({"type": "error", "detail": "you do not sit at this table"})
+            await websocket.close(code=CLOSE_REFUSED)
+            return
+        await websocket.accept()
         sent = table.version
         await websocket.send_json({"type": "state", "state": table.state(seat, parts.clock())})
         # One inbox for the table's news and the browser's messages, so that one loop
@@ -392,6 +388,13 @@ class SocketSession:
             self.info, self.at, self.epoch = again.info, again.at, again.epoch
         self.info = kept(parts, self.info)
         return True
+
+
+def _opened(
+    parts: Services, table_id: str, cookie: str | None
+) -> tuple[TableSession, SocketSession | None]:
+    """What a socket opens on: the table, and the live session the cookie names."""
+    return parts.tables.load(table_id), SocketSession.read(parts, cookie)
 
 
 async def ended(websocket: WebSocket) -> None:
