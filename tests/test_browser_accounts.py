@@ -12,6 +12,7 @@ sleeps: Playwright's locators wait for what they expect.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, cast
@@ -334,7 +335,9 @@ def test_a_signed_in_player_chooses_a_ranked_or_a_friendly_match(
     context, problems = phone
     text = messages(lang)
     page = context.new_page()
-    sign_up(page.request, f"Chooser_{lang}")  # the page's own cookies: signed in there
+    # The page's own cookies: signed in there. A name of its own each time, as a rerun
+    # (see conftest) meets the accounts its first try made on the same server.
+    sign_up(page.request, f"Chooser_{lang}_{secrets.token_hex(2)}")
     page.close()
     page = open_start(context, lang)
     ranked = page.get_by_test_id("ranked-choice-ranked")
