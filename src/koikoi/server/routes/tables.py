@@ -305,16 +305,13 @@ async def live(websocket: WebSocket, table_id: str) -> None:
             table, held = await run_in_threadpool(_opened, parts, table_id, cookie)
         except TableError as error:
             await websocket.accept()
-            await websocket.send_json({"type": "error", "detail": str(error)})
-            await websocket.close(code=CLOSE_MISSING)
+            await turn_away(websocket, str(error), CLOSE_MISSING)
             return
         seat = None if held is None else table.seat_of(held.info)
-        if held is None or seat is None:
-            await websocket.accept()
-            await websocket.send_json({"type": "error", "detail": "you do not sit at this table"})
-            await websocket.close(code=CLOSE_REFUSED)
-            return
         await websocket.accept()
+        if held is None or seat is None:
+            await turn_away(websocket, "you do not sit at this table")
+            return
         sent = table.version
         await websocket.send_json({"type": "state", "state": table.state(seat, parts.clock())})
         # One inbox for the table's news and the browser's messages, so that one loop
@@ -326,7 +323,7 @@ async def live(websocket: WebSocket, table_id: str) -> None:
             while True:
                 item = await inbox.get()
                 if item == ENDED:
-                    await ended(websocket)
+                    await turn_away(websocket, SESSION_ENDED)
                     break
                 if not isinstance(item, Heard):
                     # Not shown yet? (The state read after subscribing, or the mover's
@@ -382,10 +379,11 @@ class SocketSession:
         """Whether the session is still live, read again if the last read is old,
         and kept as in use (see :func:`kept`)."""
         if parts.clock() - self.at >= SOCKET_RECHECK or parts.broker.epoch != self.epoch:
-            again = SocketSession.read(parts, self.cookie)
-            if again is None:
+            self.epoch, self.at = parts.broker.epoch, parts.clock()
+            found = parts.visitor(self.cookie)
+            if found is None:
                 return False
-            self.info, self.at, self.epoch = again.info, again.at, again.epoch
+            self.info = found
         self.info = kept(parts, self.info)
         return True
 
@@ -397,9 +395,10 @@ def _opened(
     return parts.tables.load(table_id), SocketSession.read(parts, cookie)
 
 
-async def ended(websocket: WebSocket) -> None:
-    await websocket.send_json({"type": "error", "detail": SESSION_ENDED})
-    await websocket.close(code=CLOSE_REFUSED)
+async def turn_away(websocket: WebSocket, detail: str, code: int = CLOSE_REFUSED) -> None:
+    """Tell an accepted socket why it is closed, then close it."""
+    await websocket.send_json({"type": "error", "detail": detail})
+    await websocket.close(code=code)
 
 
 @dataclass(frozen=True)
