@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -27,7 +28,7 @@ from koikoi.record import (
 )
 from koikoi.round import Round
 from koikoi.rules import CLASSIC, PRESETS
-from koikoi.sim import play_out, simulate
+from koikoi.sim import game_seeds, play_out, simulate
 
 KOIKOI_SCRIPT = Path(sys.executable).parent / "koikoi"
 SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
@@ -683,3 +684,29 @@ def test_a_seed_deals_the_same_single_deals_to_any_players() -> None:
 
     assert deals(["random", "random"]) == deals(["normal", "easy"]) == deals(["greedy", "normal"])
     assert deals(["random", "random"]) != deals(["random", "random"], seed=5)
+
+
+@pytest.mark.parametrize("names", [["random", "greedy"], ["normal", "easy"]])
+def test_simulated_games_are_those_of_players_made_for_each_game(names: list[str]) -> None:
+    """simulate keeps one pair of built-in players for all its games; each game is
+    played exactly as by a pair made for it on the same generator."""
+
+    def records(matches: list[Match]) -> list[object]:
+        return [Record.from_match(match).to_json() for match in matches]
+
+    deals, choices = random.Random(6), random.Random(7)
+    fresh_rounds = [
+        play_out(
+            Match.single(Round.deal(CLASSIC, deals, dealer=index % 2)),
+            [make_player(name, choices) for name in names],
+        )
+        for index in range(40)
+    ]
+    assert records(list(simulate(CLASSIC, names, seed=6, rounds=40))) == records(fresh_rounds)
+
+    fresh_matches = []
+    for game_seed in game_seeds(6, 3):
+        rng = random.Random(game_seed + 1)
+        players = [make_player(name, rng) for name in names]
+        fresh_matches.append(play_out(Match(CLASSIC, game_seed), players))
+    assert records(list(simulate(CLASSIC, names, seed=6, matches=3))) == records(fresh_matches)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 from koikoi.match import Match
-from koikoi.players import Player, make_player
+from koikoi.players import PLAYERS, Player, make_player
 from koikoi.round import Phase, Round
 from koikoi.rules import RuleSet
 
@@ -64,19 +64,35 @@ def simulate(
         # Two generators, seeded once: reseeding for every deal cost a fourteenth of a
         # random round. The players draw from their own, so they cannot change the deals.
         deals, choices = random.Random(seed), random.Random(seed + 1)
+        seated = _seating(player_names, choices)
         for index in range(rounds):
             match = Match.single(Round.deal(rules, deals, dealer=index % 2))
-            yield play_out(match, [make_player(name, choices) for name in player_names])
+            yield play_out(match, seated())
         return
     # One generator, reseeded for each match: the same streams as a new one per match,
     # and cheaper.
     rng = random.Random()
+    # Both seats draw from the one generator: each seeding costs about a twentieth of
+    # a random round.
+    seated = _seating(player_names, rng)
     for game_seed in game_seeds(seed, matches):
         match = Match(rules, game_seed)
         rng.seed(game_seed + 1)  # not the stream the match deals from
-        # Both seats draw from the one generator: each seeding costs about a twentieth
-        # of a random round.
-        yield play_out(match, [make_player(name, rng) for name in player_names])
+        yield play_out(match, seated())
+
+
+def _seating(player_names: Sequence[str], rng: random.Random) -> Callable[[], list[Player]]:
+    """The players of each next game, drawing from ``rng``.
+
+    The built-in players keep nothing between decisions but the generator they draw
+    from, so one pair plays every game, as a new pair on the same generator would
+    (making two players cost a fiftieth of a random round). A program (``cmd:``,
+    ``js:``) is a new run for every game, with a seed of its own.
+    """
+    if all(name in PLAYERS for name in player_names):
+        players = [make_player(name, rng) for name in player_names]
+        return lambda: players
+    return lambda: [make_player(name, rng) for name in player_names]
 
 
 @dataclass
