@@ -8,6 +8,7 @@ Like ``test_browser_device``: Playwright's auto-waiting, no sleeps; ``?pace=0``.
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -74,7 +75,7 @@ def test_a_finished_practice_match_is_saved_to_the_history(
 ) -> None:
     text = messages(DEFAULT_LOCALE)
     context = new_context(live_server)
-    name = "Saver_1"
+    name = f"Saver_1_{secrets.token_hex(2)}"  # a name of its own for each try
     sign_up(context.request, name)
     page = context.new_page()
     visit(page)
@@ -104,7 +105,7 @@ def test_a_practice_match_finished_offline_is_saved_once_online(
 ) -> None:
     text = messages(DEFAULT_LOCALE)
     context = new_context(live_server)
-    name = "Saver_2"
+    name = f"Saver_2_{secrets.token_hex(2)}"  # a name of its own for each try
     sign_up(context.request, name)
     page = context.new_page()
     visit(page)
