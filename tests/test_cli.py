@@ -709,3 +709,47 @@ def test_serving_settles_the_collector_before_it_takes_players() -> None:
     assert int(before) == 0
     assert int(frozen) > 10_000
     assert thresholds == "True"
+
+
+SERVER_LIBRARIES = ("alembic", "fastapi", "sqlalchemy", "textual", "uvicorn")
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["simulate", "--rounds", "3", "--json"],
+        ["score", "--json", *FIVE_BRIGHTS],
+        ["rules", "list"],
+        ["tournament", "--pairs", "greedy:random", "--matches", "2", "--workers", "1", "--json"],
+    ],
+    ids=lambda args: args[0],
+)
+def test_a_command_imports_no_more_than_it_runs(args: list[str]) -> None:
+    """Each sub-command is imported when it runs: the game's own commands start without
+    loading the server's or the terminal game's libraries (a third of a second)."""
+    script = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "from koikoi.cli import cli\n"
+        "result = CliRunner().invoke(cli, sys.argv[1:])\n"
+        "assert result.exit_code == 0, result.output\n"
+        f"print(*sorted(set({SERVER_LIBRARIES!r}) & set(sys.modules)))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, check=True
+    )
+    assert done.stdout.strip() == ""
+
+
+def test_help_lists_every_command_and_each_one_runs() -> None:
+    """The commands are imported when asked for, and help still lists them all."""
+    section = invoke("--help").output.split("Commands:\n")[1]
+    names = [line.split()[0] for line in section.splitlines() if line[2:3].isalpha()]
+    assert names == [
+        "db", "play", "replay", "rules", "score", "serve", "simulate", "tournament", "watch",
+    ]  # fmt: skip
+    for name in names:
+        assert invoke(name, "--help").exit_code == 0
+    unknown = invoke("simulat")
+    assert unknown.exit_code != 0
+    assert "simulat" in unknown.output
