@@ -430,6 +430,17 @@ def test_a_database_where_no_file_can_be_made_is_refused(path: str) -> None:
     assert repr(path) in refused_database(f"sqlite:///{path}")
 
 
+@pytest.mark.parametrize(
+    "name", ["missing/\ud800/koikoi.sqlite3", "\ud800.sqlite3", "a\0b/koikoi.sqlite3"]
+)
+def test_a_database_name_no_file_can_have_is_refused(tmp_path: Path, name: str) -> None:
+    """A lone surrogate (which no file system name encodes) or a NUL in the file's name
+    is refused by name, and nothing is made (the fuzz test found a traceback)."""
+    path = f"{tmp_path}/{name}"
+    assert repr(path) in refused_database(f"sqlite:///{path}")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_a_file_that_is_not_a_database_is_refused(tmp_path: Path) -> None:
     path = tmp_path / "notes.txt"
     path.write_text("these are not the tables you are looking for\n" * 20, encoding="utf-8")

@@ -93,6 +93,12 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
         return engine
     assert parsed.database  # parse_url refuses SQLite URLs without a file
     try:
+        named = os.fsencode(parsed.database)
+    except UnicodeEncodeError:  # a lone surrogate that no file system name encodes
+        named = b"\0"
+    if b"\0" in named:
+        raise DatabaseError(f"database file {parsed.database!r} is not a name a file can have")
+    try:
         _check_sqlite_file(Path(parsed.database), create=create)
     except OSError as error:  # a path the system cannot even look up (too long, a loop)
         raise DatabaseError(
