@@ -670,6 +670,14 @@ def run_koikoi(*args: str, input: str | None = None) -> subprocess.CompletedProc
     )
 
 
+def test_koikoi_alone_shows_its_help() -> None:
+    """No command is no error: the help, as ``--help`` shows it."""
+    alone, asked = run_koikoi(), run_koikoi("--help")
+    assert (alone.returncode, alone.stderr) == (0, "")
+    assert alone.stdout == asked.stdout
+    assert "Commands:" in alone.stdout
+
+
 def test_console_script_scores() -> None:
     assert koikoi_executable().exists()
     done = run_koikoi("score", "--rules", "single-deal", "--json", *FIVE_BRIGHTS)

@@ -52,6 +52,8 @@ def main() -> None:
     """The console script: usage errors too exit with status 1, as JSON with ``--json``."""
     try:
         cli.main(standalone_mode=False)
+    except click.exceptions.NoArgsIsHelpError as error:
+        click.echo(error.format_message())  # ``koikoi`` alone: its help, as --help shows it
     except click.exceptions.Abort:
         sys.exit(1)
     except click.ClickException as error:
