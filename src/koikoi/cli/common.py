@@ -10,6 +10,7 @@ from typing import Any, NoReturn, TypeVar
 
 import click
 
+from koikoi.files import nameable
 from koikoi.players import PLAYERS
 from koikoi.players.protocol import command_for
 from koikoi.rules import PRESET_NAMES, RulesError, RuleSet, resolve_rules
@@ -42,10 +43,9 @@ class FilePath(click.Path):
         super().__init__(path_type=Path, **options)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        try:
-            return super().convert(value, param, ctx)
-        except (UnicodeEncodeError, ValueError):  # a lone surrogate, or a NUL
+        if not nameable(value):
             self.fail(f"{value!r} is not a name a file can have", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 def fail(message: str, *, as_json: bool = False, **extra: Any) -> NoReturn:

@@ -23,6 +23,8 @@ from sqlalchemy.engine import URL
 from sqlalchemy.exc import ArgumentError, InvalidatePoolError
 from sqlalchemy.orm import Session, sessionmaker
 
+from koikoi.files import nameable
+
 URL_VARIABLE = "KOIKOI_DATABASE_URL"
 _MIGRATION_LOCK = 0x6B6F696B6F69  # "koikoi": the advisory lock migrations hold on PostgreSQL
 _migrating = threading.Lock()
@@ -92,11 +94,7 @@ def make_engine(url: str, *, create: bool = True) -> Engine:
         ping_idle_connections(engine, PING_IDLE_AFTER)
         return engine
     assert parsed.database  # parse_url refuses SQLite URLs without a file
-    try:
-        named = os.fsencode(parsed.database)
-    except UnicodeEncodeError:  # a lone surrogate that no file system name encodes
-        named = b"\0"
-    if b"\0" in named:
+    if not nameable(parsed.database):
         raise DatabaseError(f"database file {parsed.database!r} is not a name a file can have")
     try:
         _check_sqlite_file(Path(parsed.database), create=create)
