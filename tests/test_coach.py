@@ -15,7 +15,7 @@ from koikoi.cards import ALL_CARDS, cards_from_slugs, ids, slugs
 from koikoi.coach import Outlook, hint, review, risk
 from koikoi.match import Match
 from koikoi.players import make_player
-from koikoi.players.expert import match_chance, play_out, take_values
+from koikoi.players.expert import match_chance, play_out, rollout_guide
 from koikoi.record import Record
 from koikoi.round import (
     EXHAUSTED,
@@ -229,7 +229,7 @@ def scores_in_turn(game: Round, seat: int) -> bool:
 def brute_force(obs: Observation) -> dict[str, float]:
     """Every arrangement of the unseen cards, counted by hand."""
     unseen = ids(obs.unseen)
-    values = take_values(obs.captured, obs.rules)
+    guide = rollout_guide(obs.captured, obs.rules)
     counts = {"worlds": 0, "next": 0, "before_end": 0, "own": 0, "points": 0, "chance": 0.0}
     stop_chance = 0.0
     for hand in combinations(unseen, obs.opponent_hand_size):
@@ -241,7 +241,7 @@ def brute_force(obs: Observation) -> dict[str, float]:
             stop_chance += match_chance(0, stopped.result.points, obs.match)
             world.apply(KOIKOI)
             threat = scores_in_turn(world.copy(), 1)
-            result = play_out(world, coach.world_noise(sum(1 << c for c in hand), stock), values)
+            result = play_out(world, coach.world_noise(sum(1 << c for c in hand), stock), guide)
             counts["worlds"] += 1
             counts["next"] += threat
             lost = result.winner == 1 and result.reason != EXHAUSTED

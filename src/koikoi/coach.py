@@ -37,6 +37,7 @@ from koikoi.players.expert import (
     match_chance,
     play_out,
     ranked,
+    rollout_guide,
     sample,
     take_values,
 )
@@ -375,7 +376,7 @@ def risk(obs: Observation, seed: int = 0, samples: int = RISK_WORLDS) -> Risk:
     if obs.phase is not Phase.DECISION or not obs.legal_actions:
         raise ValueError("the risk meter is for a stop-or-koi-koi decision of this seat")
     seat, opponent = obs.seat, 1 - obs.seat
-    values = take_values(obs.captured, obs.rules)
+    guide = rollout_guide(obs.captured, obs.rules)
     stop, call = Outlook(), Outlook()
     threats = conceded = 0.0
     counted = 0
@@ -388,7 +389,7 @@ def risk(obs: Observation, seed: int = 0, samples: int = RISK_WORLDS) -> Risk:
         called = world.copy()
         called.apply(KOIKOI)
         threat = scores_this_turn(called.copy(), opponent)
-        result = play_out(called, world_noise(hand, stock), values)
+        result = play_out(called, world_noise(hand, stock), guide)
         call.add(seat, result, obs, weight)
         if threat:
             threats += weight

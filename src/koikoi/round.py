@@ -455,7 +455,6 @@ class Round:
     __slots__ = (
         "_baseline",
         "_dealt",
-        "_hand_cards",
         "_pending",
         "_pending_yaku",
         "_scorer",
@@ -465,6 +464,7 @@ class Round:
         "captured",
         "dealer",
         "field",
+        "hand_cards",
         "hand_yaku",
         "hands",
         "history",
@@ -496,10 +496,10 @@ class Round:
     _pending_yaku: dict[str, int] | None
     _baseline: tuple[dict[str, int] | None, dict[str, int] | None]
     _dealt: tuple[CardSet, CardSet, CardSet]
-    _hand_cards: list[list[int]]
-    """Each hand's cards, lowest first, kept with ``hands``: what a seat may play, listed
-    when dealt and then changed a card at a time (listing a set's cards costs more than
-    the rest of a move)."""
+    hand_cards: list[list[int]]
+    """Each hand's cards, lowest first, kept with ``hands`` (read them, never change
+    them): what a seat may play, listed when dealt and then changed a card at a time
+    (listing a set's cards costs more than the rest of a move)."""
 
     # -- building ----------------------------------------------------------------------
 
@@ -617,7 +617,7 @@ class Round:
         game.month = month
         game.dealer = dealer
         game.hands = hands
-        game._hand_cards = hand_cards
+        game.hand_cards = hand_cards
         game.field = field
         game.stock = stock
         game._stock_pos = 0
@@ -648,7 +648,7 @@ class Round:
         other.month = self.month
         other.dealer = self.dealer
         other.hands = self.hands.copy()
-        other._hand_cards = [self._hand_cards[0].copy(), self._hand_cards[1].copy()]
+        other.hand_cards = [self.hand_cards[0].copy(), self.hand_cards[1].copy()]
         other.field = self.field
         other.stock = self.stock
         other._stock_pos = self._stock_pos
@@ -718,10 +718,10 @@ class Round:
             obs.legal_actions = ()
         elif phase is _PLAY and not self.rules.forced_capture:
             # Any hand card, as _legal_moves says: the commonest case, without its call.
-            obs.legal_actions = tuple(self._hand_cards[seat])
+            obs.legal_actions = tuple(self.hand_cards[seat])
         else:
             obs.legal_actions = tuple(
-                _legal_moves(phase, self.rules, self._hand_cards[seat], self.field, self._pending)
+                _legal_moves(phase, self.rules, self.hand_cards[seat], self.field, self._pending)
             )
         obs.calls = self.calls
         obs.decided = self._baseline
@@ -766,7 +766,7 @@ class Round:
         hands[obs.seat] = obs.hand
         hands[1 - obs.seat] = opponent_hand
         game.hands = hands
-        game._hand_cards = [ids(hands[0]), ids(hands[1])]
+        game.hand_cards = [ids(hands[0]), ids(hands[1])]
         game.field = obs.field
         game.stock = tuple(stock)
         game._stock_pos = 0
@@ -789,7 +789,7 @@ class Round:
     def legal_actions(self) -> list[Action]:
         return list(
             _legal_moves(
-                self.phase, self.rules, self._hand_cards[self.turn], self.field, self._pending
+                self.phase, self.rules, self.hand_cards[self.turn], self.field, self._pending
             )
         )
 
@@ -800,7 +800,7 @@ class Round:
         phase = self.phase
         seat = self.turn
         if phase is _PLAY:
-            cards = self._hand_cards[seat]
+            cards = self.hand_cards[seat]
             if (
                 type(action) is not int
                 or action not in cards

@@ -19,8 +19,10 @@ import math
 import random
 import time
 from collections.abc import Callable
+from itertools import combinations
+from typing import NamedTuple
 
-from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, CardSet, ids
+from koikoi.cards import CARD_VALUES, MONTH_MASK_OF, MONTH_MASKS, CardSet, ids
 from koikoi.match import totals_after
 from koikoi.players.baseline import Seed, generator
 from koikoi.players.heuristic import open_yaku, stop_loses_match
@@ -72,10 +74,49 @@ def take_values(captured: tuple[CardSet, CardSet], rules: RuleSet) -> TakeValues
     )
 
 
-def rollout_action(game: Round, noise: Callable[[], float], values: TakeValues) -> Action:
+class Guide(NamedTuple):
+    """What the rollout policy goes by: each seat's :func:`take_values`, and for each
+    seat what a capture of each set of a month's field cards brings it (the sum of
+    their values, or with two to choose from the better one's), looked up rather than
+    added up at every move of every rollout."""
+
+    values: TakeValues
+    captures: tuple[dict[CardSet, float], dict[CardSet, float]]
+
+
+def rollout_guide(captured: tuple[CardSet, CardSet], rules: RuleSet) -> Guide:
+    values = take_values(captured, rules)
+    return Guide(values, (_capture_gains(values[0]), _capture_gains(values[1])))
+
+
+_MONTH_TAKES = tuple(
+    (sum(1 << card for card in taken), taken)
+    for month_mask in MONTH_MASKS[1:]
+    for size in (1, 2, 3)
+    for taken in combinations(ids(month_mask), size)
+)
+"""Every set of one month's cards that a capture can take (as a set, and lowest first)."""
+
+
+def _capture_gains(mine: tuple[float, ...]) -> dict[CardSet, float]:
+    gains: dict[CardSet, float] = {}
+    for cards, taken in _MONTH_TAKES:
+        if len(taken) == 2:
+            gain = max(mine[taken[0]], mine[taken[1]])
+        else:
+            # Added one by one, not by sum(): from Python 3.12 sum() rounds floats
+            # otherwise, and the browser's port adds them one by one.
+            gain = 0.0
+            for card in taken:
+                gain += mine[card]
+        gains[cards] = gain
+    return gains
+
+
+def rollout_action(game: Round, noise: Callable[[], float], guide: Guide) -> Action:
     """The fast policy both sides follow inside a rollout.
 
-    Take what is worth most to the mover (``values``), give away what is worth least
+    Take what is worth most to the mover (``guide``), give away what is worth least
     to the opponent, take the better of two field cards, and stop at once on a yaku.
     It looks only at what the mover could see. ``noise`` keeps rollouts varied.
     """
@@ -83,37 +124,27 @@ def rollout_action(game: Round, noise: Callable[[], float], values: TakeValues) 
     seat = game.turn
     if phase is _PLAY:
         field = game.field
-        mine, theirs = values[seat], values[1 - seat]
+        mine, theirs = guide.values[seat], guide.values[1 - seat]
+        gains = guide.captures[seat]
         best, best_score = -1, -1e9
         # With forced_capture the legal plays are the matching cards, when there are any.
-        hand = game.legal_actions() if game.rules.forced_capture else ids(game.hands[seat])
+        hand = game.legal_actions() if game.rules.forced_capture else game.hand_cards[seat]
         for card in hand:
             matches = field & MONTH_MASK_OF[card]
-            score: float
-            if not matches:
-                score = -theirs[card]
-            elif matches.bit_count() == 2:
-                score = mine[card] + max(mine[c] for c in ids(matches))
-            else:
-                # Added one by one, not by sum(): from Python 3.12 sum() rounds floats
-                # otherwise, and the browser's port adds them one by one.
-                taken = 0.0
-                for other in ids(matches):
-                    taken += mine[other]
-                score = mine[card] + taken
-            score += noise() * 1.5
+            score = (mine[card] + gains[matches] if matches else -theirs[card]) + noise() * 1.5
             if score > best_score:
                 best, best_score = card, score
         return best
     if phase is _DECISION:
         return STOP
-    mine = values[seat]
+    mine = guide.values[seat]
     return max(game.legal_actions(), key=lambda a: mine[a - CAPTURE_BASE] + noise())
 
 
-def play_out(game: Round, noise: Callable[[], float], values: TakeValues) -> RoundResult:
+def play_out(game: Round, noise: Callable[[], float], guide: Guide) -> RoundResult:
+    apply = game.apply
     while game.phase is not _OVER:
-        game.apply(rollout_action(game, noise, values))
+        apply(rollout_action(game, noise, guide))
     assert game.result is not None
     return game.result
 
@@ -261,7 +292,7 @@ def sample(
     seat, match = obs.seat, obs.match
     zero_sum = obs.rules.starting_points > 0
     worlds = Worlds(obs, rng)
-    values = take_values(obs.captured, obs.rules)
+    guide = rollout_guide(obs.captured, obs.rules)
     results: Sampled = {action: [] for action in legal}
     alive = list(legal)
     phases = max(1, math.ceil(math.log2(len(legal))))
@@ -273,7 +304,7 @@ def sample(
                 game = world.copy()
                 game.apply(action)
                 # The same noise in every action's rollout: common random numbers.
-                results[action].append(play_out(game, random.Random(world_seed).random, values))
+                results[action].append(play_out(game, random.Random(world_seed).random, guide))
             if deadline is not None and time.perf_counter() > deadline:
                 return results
         if phase < phases - 1:
@@ -287,8 +318,14 @@ def mean_value(
     seat: int, results: list[RoundResult], match: MatchView | None, zero_sum: bool
 ) -> float:
     total = 0.0
-    for result in results:  # not sum(): see rollout_action
-        total += match_value(seat, result.points, match, zero_sum)
+    # Worked out once for each outcome: most rollouts end in a few of them.
+    seen: dict[tuple[int, int], float] = {}
+    for result in results:  # not sum(): see _capture_gains
+        points = result.points
+        value = seen.get(points)
+        if value is None:
+            value = seen[points] = match_value(seat, points, match, zero_sum)
+        total += value
     return total / len(results)
 
 
