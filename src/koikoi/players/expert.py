@@ -40,7 +40,7 @@ from koikoi.round import (
 )
 from koikoi.rules import RuleSet
 
-DEFAULT_ROLLOUTS = 2000
+DEFAULT_ROLLOUTS = 4000
 """Rollouts per decision at the default budget, shared among the legal actions."""
 
 ROUND_SPREAD = 6.0

@@ -25,7 +25,7 @@ import { totalsAfter } from "./match.js";
 import { countBoth, openYaku, stopLosesMatch } from "./players-common.js";
 
 /** Rollouts per decision at the default budget, shared among the legal actions. */
-export const DEFAULT_ROLLOUTS = 2000;
+export const DEFAULT_ROLLOUTS = 4000;
 
 /** A typical spread (standard deviation) of one round's point difference. */
 export const ROUND_SPREAD = 6.0;
