@@ -55,6 +55,32 @@ def test_a_program_plays_exactly_as_the_same_player_in_process(tmp_path: Path) -
     assert all(line["seat"] == 0 and line["turn"] == 0 for line in observations)
 
 
+@pytest.mark.parametrize(("player", "preset"), [("expert", "classic"), ("normal", "koikoi-japan")])
+def test_an_earlier_commits_player_run_through_the_protocol_plays_as_it_does_in_process(
+    player: str, preset: str
+) -> None:
+    """``bench/past_player.py`` (how a new expert is measured against the one it
+    replaces): pointed at this checkout, it must play exactly as the built-in player,
+    so the observation it rebuilds from the protocol is the one the referee holds."""
+    rules = PRESETS[preset].with_overrides({"rounds": 2})
+    past = Path(__file__).parents[1] / "bench" / "past_player.py"
+    src = Path(__file__).parents[1] / "src"
+    options = {"rollouts": 60} if player == "expert" else {}
+    budget = ["--rollouts", "60"] if options else []
+    name = "cmd:" + shlex.join(
+        [sys.executable, str(past), "--src", str(src), "--player", player, *budget]
+    )
+    outside_player = make_player(name, 3)
+    assert isinstance(outside_player, ProcessPlayer)
+    # The seed the referee sends it, which the built-in player takes as its own.
+    inside_player = make_player(player, outside_player.seed, **options)
+    outside = play_out(Match(rules, 8), [outside_player, make_player("normal", 4)])
+    inside = play_out(Match(rules, 8), [inside_player, make_player("normal", 4)])
+    assert len(outside.actions) > 20
+    assert outside.actions == inside.actions
+    assert outside.totals == inside.totals
+
+
 def test_the_observation_is_the_documented_form_of_what_the_seat_may_know() -> None:
     match = Match(PRESETS["traditional"], 3)
     rng = random.Random(4)

@@ -59,7 +59,7 @@ from koikoi.round import (
 HINT_ROLLOUTS = DEFAULT_ROLLOUTS
 """Rollouts per hint: the expert's own budget, so the hint is the move it would make."""
 REVIEW_ROLLOUTS = 400
-"""Rollouts per reviewed decision: a fifth of a hint's, since a match has a hundred."""
+"""Rollouts per reviewed decision: a tenth of a hint's, since a match has a hundred."""
 RISK_WORLDS = 400
 """Arrangements of the unseen cards the risk meter samples when there are more."""
 EXACT_WORLDS = 5040

@@ -29,7 +29,7 @@ import { EXHAUSTED, KOIKOI, Phase, Round, STOP, actionFromJson, actionToJson } f
 
 /** Rollouts per hint: the expert's own budget, so the hint is the move it would make. */
 export const HINT_ROLLOUTS = DEFAULT_ROLLOUTS;
-/** Rollouts per reviewed decision: a fifth of a hint's, since a match has a hundred. */
+/** Rollouts per reviewed decision: a tenth of a hint's, since a match has a hundred. */
 export const REVIEW_ROLLOUTS = 400;
 /** Arrangements of the unseen cards the risk meter samples when there are more. */
 export const RISK_WORLDS = 400;
