@@ -293,8 +293,11 @@ def test_illegal_play_names_it_and_the_legal_ones_and_changes_nothing() -> None:
         float(card_from_slug("pine-crane")),
     ],
 )
-def test_other_illegal_actions_in_the_play_phase(bad: Any) -> None:
-    game = flow_round(["pine-crane"], "willow-lightning")
+@pytest.mark.parametrize("forced", [False, True], ids=["free", "forced_capture"])
+def test_other_illegal_actions_in_the_play_phase(bad: Any, forced: bool) -> None:
+    # Under forced_capture a card's month is looked up before it is played: a number
+    # that is no hand card must be refused before that, not looked up.
+    game = flow_round(["pine-crane"], "willow-lightning", rules_with(forced_capture=forced))
     before = snapshot(game)
     with pytest.raises(IllegalActionError, match="legal now: play"):
         game.apply(bad)

@@ -13,6 +13,7 @@ engine scores after every turn.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -99,6 +100,7 @@ class Scorer:
         "_best_animals",
         "_best_ribbons",
         "_brights_exclusive",
+        "_doubled_from",
         "_goko",
         "_hanami",
         "_hanami_called",
@@ -108,6 +110,7 @@ class Scorer:
         "_kasu_extra",
         "_kasu_min",
         "_kusatan",
+        "_multiplier",
         "_plains",
         "_replaces",
         "_ribbon_extra",
@@ -165,6 +168,9 @@ class Scorer:
         best = rules.best_per_category
         self._best_animals = best in (BestPerCategory.ANIMALS, BestPerCategory.BOTH)
         self._best_ribbons = best in (BestPerCategory.RIBBONS, BestPerCategory.BOTH)
+        self._multiplier = rules.multiplier
+        # The lowest total that double_at doubles (0 turns it off: no total reaches this).
+        self._doubled_from = rules.double_at or math.inf
 
     def score(self, cards: CardSet, month: int = 0, called: bool = False) -> dict[str, int]:
         """The yaku a pile of captured cards makes, with their points.
@@ -271,15 +277,16 @@ class Scorer:
     def final(self, total: int, own_calls: int = 0, opponent_calls: int = 0) -> int:
         """The stopper's round score: ``double_at``, then the koi-koi multiplier, then
         the additive bonus."""
-        doubled, factor = self.factors(total, own_calls, opponent_calls)
-        bonus = koikoi_bonus(self.rules.multiplier, own_calls)
-        return total * (2 if doubled else 1) * factor + bonus
+        # Not through factors(): every stop of every rollout comes here.
+        kind = self._multiplier
+        score = total * multiplier(kind, own_calls, opponent_calls)
+        if total >= self._doubled_from:
+            score *= 2
+        return score + koikoi_bonus(kind, own_calls)
 
     def factors(self, total: int, own_calls: int = 0, opponent_calls: int = 0) -> tuple[bool, int]:
         """Whether ``double_at`` doubles this total, and the koi-koi multiplier."""
-        rules = self.rules
-        doubled = bool(rules.double_at) and total >= rules.double_at
-        return doubled, multiplier(rules.multiplier, own_calls, opponent_calls)
+        return total >= self._doubled_from, multiplier(self._multiplier, own_calls, opponent_calls)
 
 
 @dataclass(frozen=True, slots=True)
