@@ -254,12 +254,12 @@ class _ObservationSlots:
     decided: tuple[dict[str, int] | None, dict[str, int] | None]
     result: RoundResult | None
     match: MatchView | None
-    # Public snapshots from which the lazy attributes are computed on first read (None:
-    # not yet), since most players never read most of them.
+    # Public snapshots from which the lazy attributes are computed on first read (left
+    # unset until then: most players never read most of them).
     _scorer: Scorer
     _events: tuple[tuple[int, str, int, CardSet], ...]
-    _yaku: tuple[dict[str, int], dict[str, int]] | None
-    _history: tuple[Event, ...] | None
+    _yaku: tuple[dict[str, int], dict[str, int]]
+    _history: tuple[Event, ...]
 
 
 class Observation(_ObservationSlots):
@@ -327,24 +327,26 @@ class Observation(_ObservationSlots):
     @property
     def yaku(self) -> tuple[dict[str, int], dict[str, int]]:
         """Each seat's yaku from its captured cards (hand yaku not included)."""
-        yaku = self._yaku
-        if yaku is None:
+        try:
+            return self._yaku
+        except AttributeError:  # the first read
             score, calls = self._scorer.score, self.calls
             yaku = (
                 score(self.captured[0], self.month, calls[0] > 0),
                 score(self.captured[1], self.month, calls[1] > 0),
             )
             object.__setattr__(self, "_yaku", yaku)
-        return yaku
+            return yaku
 
     @property
     def history(self) -> tuple[Event, ...]:
         """The cards that went down so far, in order."""
-        history = self._history
-        if history is None:
+        try:
+            return self._history
+        except AttributeError:  # the first read
             history = tuple(map(Event._make, self._events))
             object.__setattr__(self, "_history", history)
-        return history
+            return history
 
     @property
     def unseen(self) -> CardSet:
@@ -708,7 +710,7 @@ class Round:
         obs.seat = seat
         obs.rules = self.rules
         obs.phase = phase = self.phase
-        obs.turn = self.turn
+        obs.turn = turn = self.turn
         obs.dealer = self.dealer
         obs.month = self.month
         obs.hand = self.hands[seat]
@@ -717,7 +719,7 @@ class Round:
         obs.captured = (self.captured[0], self.captured[1])
         obs.stock_size = len(self.stock) - self._stock_pos
         obs.pending_card = self._pending
-        if seat != self.turn:
+        if seat != turn:
             obs.legal_actions = ()
         elif phase is _PLAY and not self.rules.forced_capture:
             # Any hand card, as _legal_moves says: the commonest case, without its call.
@@ -732,7 +734,6 @@ class Round:
         obs.match = match
         obs._scorer = self._scorer
         obs._events = tuple(self.history)
-        obs._yaku = obs._history = None
         obs.__class__ = Observation
         # Not typing.cast: a call that costs a twentieth of building the view.
         return obs  # type: ignore[return-value]
