@@ -3,9 +3,9 @@
 The rounds per second of ``bench/engine.py`` and ``bench/simulate.py`` move by a third
 within an hour on a shared machine; the instructions a round takes do not. Each loop
 runs under valgrind's cachegrind twice, for no rounds and for N, so start-up cancels
-out. Prints one JSON object: instructions per round of the ``koikoi simulate`` loop,
-of the bare engine loop (``bench/engine.py``'s) and of a deal alone. Needs Debian's
-``valgrind``; takes about a minute:
+out. Prints one JSON object: instructions per round of the ``koikoi simulate`` loop
+(``bench/simulate.py``'s), of the bare engine loop (``bench/engine.py``'s) and of a
+deal alone. Needs Debian's ``valgrind``; takes about a minute:
 ``python bench/instructions.py [--rounds 3000] [--preset NAME] [--players A,B]``.
 """
 
@@ -22,7 +22,7 @@ import sys
 from engine import random_rounds
 from koikoi.round import Round
 from koikoi.rules import PRESETS
-from koikoi.sim import Tally, simulate
+from simulate import simulated
 
 LOOPS = ("simulate", "engine", "deal")
 
@@ -31,9 +31,7 @@ def run_loop(loop: str, preset: str, players: list[str], rounds: int) -> None:
     """The loop whose instructions are counted (in the process valgrind runs)."""
     rules = PRESETS[preset]
     if loop == "simulate":
-        tally = Tally()
-        for match in simulate(rules, players, seed=0, rounds=rounds):
-            tally.add(match)
+        simulated(rules, players, rounds, seed=0)
     elif loop == "engine":
         random_rounds(rules, rounds, seed=0)
     else:
