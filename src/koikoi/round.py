@@ -156,7 +156,8 @@ class RoundResult(NamedTuple):
     """How a round ended: the winner (None: nobody), each player's points and yaku.
 
     A named tuple rather than a frozen dataclass: every round and every rollout of the
-    expert ends in one, and a frozen dataclass costs five times as much to build.
+    expert ends in one, and a frozen dataclass costs two and a half times as much to
+    build (8.8k instructions against 3.5k).
     """
 
     winner: int | None
