@@ -227,7 +227,7 @@ def test_sign_up_resign_and_step_through_the_replay(
 ) -> None:
     context, problems = phone
     text = messages(DEFAULT_LOCALE)
-    name = "Kenji.7"
+    name = f"Kenji.{secrets.token_hex(2)}"  # its own for each try: a rerun signs up again
     page = context.new_page()
     page.goto("/?pace=0")
     expect(page.locator("body")).to_have_attribute("data-ready", "true")
