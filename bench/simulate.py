@@ -4,7 +4,9 @@ Runs the loop ``koikoi simulate`` runs (:func:`koikoi.sim.simulate` into a
 :class:`~koikoi.sim.Tally`) in process, without the progress bar, and prints one JSON
 object: the best and the range of the trials' rounds per second, the decisions per
 round, and what one observation costs, built alone and built with every attribute read.
-Run on an otherwise idle core:
+Each trial also times ``bench/engine.py``'s bare engine loop just before, and the
+median ratio of the two is a figure that a shared machine's changing speed moves far
+less than either rate. Run on an otherwise idle core:
 ``python bench/simulate.py [--rounds N] [--preset NAME] [--players A,B] [--trials N]``.
 """
 
@@ -12,9 +14,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import time
 
-from engine import per_call_us, sample_states
+from engine import per_call_us, random_rounds, sample_states
 from koikoi.round import Observation, Round
 from koikoi.rules import PRESETS, RuleSet
 from koikoi.sim import Tally, simulate
@@ -56,10 +59,15 @@ def main() -> None:
 
     simulated(rules, players, 500, seed=1)  # warm caches
     speeds = []
+    ratios = []
     decisions = 0
     for trial in range(args.trials):
+        started = time.perf_counter()
+        random_rounds(rules, args.rounds, seed=trial)
+        engine_seconds = time.perf_counter() - started
         seconds, decisions = simulated(rules, players, args.rounds, seed=trial)
         speeds.append(args.rounds / seconds)
+        ratios.append(engine_seconds / seconds)
     states = sample_states(rules, 500, seed=2)
     result = {
         "benchmark": "simulate",
@@ -68,6 +76,7 @@ def main() -> None:
         "rounds": args.rounds,
         "rounds_per_second": round(max(speeds)),
         "rounds_per_second_range": [round(min(speeds)), round(max(speeds))],
+        "share_of_engine_speed": round(statistics.median(ratios), 3),
         "decisions_per_round": round(decisions / args.rounds, 2),
         "us_observation": round(per_call_us(states, lambda s: s.observation(s.turn), 50), 3),
         "us_observation_read_all": round(per_call_us(states, read_all, 20), 3),
