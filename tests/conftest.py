@@ -195,3 +195,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "chromium" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.flaky(reruns=1))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Why each rerun test failed its first try. The run itself shows only an R for it,
+    and that reason is what whoever fixes the flaky test needs from CI's log."""
+    reruns = terminalreporter.stats.get("rerun", [])
+    if reruns:
+        terminalreporter.section("first tries that failed (each was run once more)")
+        for report in reruns:
+            terminalreporter.write_line(f"{report.nodeid}:")
+            terminalreporter.write_line(report.longreprtext[-4000:])  # the traceback's end
