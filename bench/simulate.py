@@ -17,7 +17,7 @@ import json
 import statistics
 import time
 
-from engine import per_call_us, random_rounds, sample_states
+from engine import per_call_us, sample_states, timed_random_rounds
 from koikoi.round import Observation, Round
 from koikoi.rules import PRESETS, RuleSet
 from koikoi.sim import Tally, simulate
@@ -62,9 +62,7 @@ def main() -> None:
     ratios = []
     decisions = 0
     for trial in range(args.trials):
-        started = time.perf_counter()
-        random_rounds(rules, args.rounds, seed=trial)
-        engine_seconds = time.perf_counter() - started
+        engine_seconds, _ = timed_random_rounds(rules, args.rounds, seed=trial)
         seconds, decisions = simulated(rules, players, args.rounds, seed=trial)
         speeds.append(args.rounds / seconds)
         ratios.append(engine_seconds / seconds)
