@@ -28,7 +28,7 @@ from koikoi.cards import (
 )
 from koikoi.match import Match
 from koikoi.players import PLAYERS, Player, UnknownPlayerError, make_player
-from koikoi.players.baseline import move_gain
+from koikoi.players.baseline import RandomPlayer, move_gain
 from koikoi.players.expert import ExpertPlayer, Worlds, discard_evidence, match_value, sample
 from koikoi.round import (
     CAPTURE_BASE,
@@ -43,6 +43,7 @@ from koikoi.round import (
     play,
 )
 from koikoi.rules import CLASSIC, PRESETS, RulesError, RuleSet
+from koikoi.sim import play_out
 from koikoi.tournament import run, schedule, tally
 from koikoi.yaku import scorer_for
 
@@ -389,6 +390,59 @@ def test_every_player_plays_legally_under_random_house_rules(name: str) -> None:
             continue
         played += len(match.results)
     assert played >= 24
+
+
+class ObservingRandom:
+    """A random player with only ``choose``: game loops must build it an observation."""
+
+    name = "random"
+
+    def __init__(self, seed: int) -> None:
+        self._player = RandomPlayer(seed)
+
+    def choose(self, obs: Observation) -> Action:
+        return self._player.choose(obs)
+
+
+def test_a_player_given_only_its_legal_actions_plays_as_one_given_observations() -> None:
+    """play_out's two paths (``choose_legal`` with the legal actions alone, ``choose``
+    with the whole observation) take the same actions under random house rules, in
+    either seat and mixed with a player that reads its observation."""
+    rng = random.Random(77)
+    compared = 0
+    for index in range(40):
+        rules = house_rules(rng)
+        try:
+            Match(rules, index)
+        except RulesError:  # sizes that redeal forever: no match can start
+            continue
+        fast = play_out(Match(rules, index), [RandomPlayer(index), RandomPlayer(index + 1)])
+        slow = play_out(Match(rules, index), [ObservingRandom(index), ObservingRandom(index + 1)])
+        mixed = play_out(Match(rules, index), [RandomPlayer(index), ObservingRandom(index + 1)])
+        assert fast.actions == slow.actions == mixed.actions, rules.to_mapping()
+        assert fast.results == slow.results == mixed.results
+        compared += len(fast.actions)
+    assert compared > 500
+
+
+def test_the_legal_actions_of_a_round_are_those_its_mover_sees() -> None:
+    """Round.legal_actions (its fast path for a play included) against the mover's
+    observation, at every step of random matches under random house rules."""
+    rng = random.Random(78)
+    steps = 0
+    for index in range(40):
+        rules = house_rules(rng)
+        try:
+            match = Match(rules, index)
+        except RulesError:
+            continue
+        while not match.is_over:
+            legal = match.round.legal_actions()
+            assert tuple(legal) == match.observation(match.turn).legal_actions
+            legal.clear()  # a copy: the round's own lists stay as they were
+            match.apply(rng.choice(match.legal_actions()))
+            steps += 1
+    assert steps > 500
 
 
 # -- easy ---------------------------------------------------------------------------------------

@@ -792,10 +792,13 @@ class Round:
         return game
 
     def legal_actions(self) -> list[Action]:
+        phase = self.phase
+        if phase is _PLAY and not self.rules.forced_capture:
+            # Any hand card, as _legal_moves says: the commonest case, without its call
+            # (random players in simulations ask for this at every move).
+            return self.hand_cards[self.turn][:]
         return list(
-            _legal_moves(
-                self.phase, self.rules, self.hand_cards[self.turn], self.field, self._pending
-            )
+            _legal_moves(phase, self.rules, self.hand_cards[self.turn], self.field, self._pending)
         )
 
     # -- moves -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ with a seed, so a seed makes a game repeatable.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from koikoi.players.baseline import GreedyPlayer, RandomPlayer, Seed
@@ -27,6 +27,19 @@ class Player(Protocol):
 
     def choose(self, observation: Observation) -> Action:
         """One of ``observation.legal_actions``."""
+        ...
+
+
+class LegalActionsPlayer(Player, Protocol):
+    """A player whose choice reads nothing of its observation but the legal actions.
+
+    Game loops (:func:`koikoi.sim.play_out`) then call ``choose_legal`` with the
+    seat's legal actions alone and build no observation for it; ``choose`` must pick
+    exactly as ``choose_legal(observation.legal_actions)`` does.
+    """
+
+    def choose_legal(self, legal_actions: Sequence[Action]) -> Action:
+        """One of ``legal_actions``, the legal actions of the seat to move."""
         ...
 
 

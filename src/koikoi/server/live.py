@@ -167,7 +167,8 @@ class RedisBroker(Broker):
     def started(self) -> None:
         with self._start_lock:
             if self._thread is None:
-                self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call]
+                # redis 8.2 types pubsub(); older releases leave it untyped.
+                self._pubsub = self._redis.pubsub(ignore_subscribe_messages=True)  # type: ignore[no-untyped-call, unused-ignore]
                 self._pubsub.psubscribe(self.prefix + "*")
                 self._thread = threading.Thread(
                     target=self._receive, name="koikoi-redis", daemon=True
