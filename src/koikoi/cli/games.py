@@ -134,9 +134,11 @@ def simulate_command(
     total = matches or rounds or 0
     kind = "match" if matches else "round"
     # The bar moves a thousandth at a time: moving it costs a fiftieth of a random round.
+    # It is drawn from here, ten times a second at most, rather than by Rich's own
+    # refresh thread, which takes turns with the games on a single core.
     step = max(1, total // 1000)
-    started = time.perf_counter()
-    with Progress(disable=as_json, transient=True) as progress:
+    started = shown = time.perf_counter()
+    with Progress(disable=as_json, transient=True, auto_refresh=False) as progress:
         task = progress.add_task(f"{players[0]} vs {players[1]}", total=total)
         games = simulate(rules, players, seed=seed, matches=matches or 0, rounds=rounds or 0)
         try:
@@ -147,6 +149,10 @@ def simulate_command(
                     path.write_text(json.dumps(Record.from_match(match).to_json()) + "\n")
                 if not index % step:
                     progress.update(task, completed=index)
+                    now = time.perf_counter()
+                    if now - shown >= 0.1:
+                        progress.refresh()
+                        shown = now
         except PlayerError as error:
             # A simulation has no forfeits to score: it stops, keeping what was played.
             fail(f"{error}; stopped after {tally.games} games", as_json=as_json)
