@@ -26,7 +26,7 @@ from koikoi.round import (
     Round,
 )
 from koikoi.rules import PRESETS, RulesError, RuleSet
-from koikoi.yaku import hand_yaku
+from koikoi.yaku import hand_yaku, scorer_for
 
 FLOW_AND_SCORING: dict[str, st.SearchStrategy[Any]] = {
     "deal_in_pairs": st.booleans(),
@@ -126,6 +126,10 @@ def check_cards(game: Round) -> None:
         seen |= place
     assert seen == ALL_CARDS
     assert sum(place.bit_count() for place in places) == 48
+    # The counts the round adds up capture by capture for the scorer's quick no-yaku
+    # test are those of its piles, counted afresh.
+    scorer = scorer_for(game.rules)
+    assert game._counts == [scorer.counts(game.captured[0]), scorer.counts(game.captured[1])]
 
 
 def check_deal(game: Round) -> None:
@@ -348,6 +352,7 @@ def test_given_deals_replay_and_hidden_cards_rebuild_the_round(
         assert rebuilt.legal_actions() == round_now.legal_actions()
         match.apply(action)
         rebuilt.apply(action)
+        check_cards(rebuilt)
         for viewer in (0, 1):
             assert rebuilt.observation(viewer) == round_now.observation(viewer)
     assert len(match.results) == 1

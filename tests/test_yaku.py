@@ -9,9 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from koikoi.cards import FLOWERS, SLUGS, cards_from_slugs
+from koikoi.cards import ALL_CARDS, FLOWERS, SLUGS, cards_from_slugs
 from koikoi.rules import CLASSIC, PRESETS, Multiplier, RuleSet
-from koikoi.yaku import PileScore, hand_yaku, multiplier, progress, score_pile, scorer_for
+from koikoi.yaku import (
+    PileScore,
+    capture_counts,
+    hand_yaku,
+    multiplier,
+    progress,
+    score_pile,
+    scorer_for,
+)
 
 # -- cards by name (RULES.md §1) ----------------------------------------------------------
 
@@ -938,6 +946,62 @@ def expected_bright(cards: list[str], rules: RuleSet) -> dict[str, int]:
         if points and applies:
             return {key: points}
     return {}
+
+
+# -- the quick no-yaku test (Scorer.counts and may_score) ------------------------------
+
+# Small piles too: the ones near the least a yaku needs are where a wrong bias would show.
+some_piles = piles | st.lists(st.sampled_from(SLUGS), unique=True, max_size=8)
+
+
+@settings(max_examples=400)
+@given(scoring_rules(), some_piles, months, st.booleans())
+def test_the_quick_test_passes_every_pile_that_scores(
+    rules: RuleSet, cards: list[str], month: int, called: bool
+) -> None:
+    scorer = scorer_for(rules)
+    pile = cards_from_slugs(cards)
+    if scorer.score(pile, month, called):
+        assert scorer.may_score(scorer.counts(pile)), scorer.score(pile, month, called)
+
+
+@settings(max_examples=200)
+@given(scoring_rules(), some_piles, some_piles)
+def test_packed_counts_add_up_capture_by_capture(
+    rules: RuleSet, first: list[str], second: list[str]
+) -> None:
+    scorer = scorer_for(rules)
+    one, other = cards_from_slugs(first), cards_from_slugs(second) & ~cards_from_slugs(first)
+    assert scorer.counts(one | other) == scorer.counts(one) + scorer.counts(other)
+    for taken, counts in capture_counts(scorer).items():
+        assert counts == scorer.counts(taken)
+
+
+@pytest.mark.parametrize(
+    ("cards", "changes"),
+    [
+        ([], {}),
+        (["pine-crane", "cherry-curtain", "plum-poetry", "pine-poetry"], {}),
+        ([*INO[:2], *OTHER_ANIMALS[:2], "pine-plain-1", "pine-plain-2"], {}),
+        ([MOON, RAINMAN], {}),
+        ([SAKE, MOON], {"viewing": "off"}),
+        (SEVEN_RIBBONS[:4], {"tan": 0}),
+    ],
+)
+def test_the_quick_test_turns_away_piles_short_of_every_yaku(
+    cards: list[str], changes: dict[str, Any]
+) -> None:
+    scorer = scorer_for(rules_of(**changes))
+    pile = cards_from_slugs(cards)
+    assert scorer.score(pile, 8) == {}
+    assert not scorer.may_score(scorer.counts(pile))
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_presets_packed_counts_are_small_ints(preset: str) -> None:
+    """Below 2**30 (one digit of CPython's ints), where adding them costs least."""
+    scorer = scorer_for(PRESETS[preset])
+    assert scorer.counts(ALL_CARDS) + scorer.count_bias < 2**30
 
 
 @settings(max_examples=200)

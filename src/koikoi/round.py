@@ -46,7 +46,7 @@ from koikoi.cards import (
     slugs,
 )
 from koikoi.rules import BothHandYaku, Decision, Exhausted, RulesError, RuleSet
-from koikoi.yaku import Scorer, hand_yaku, scorer_for
+from koikoi.yaku import Scorer, capture_counts, hand_yaku, scorer_for
 
 Action = int
 """An action: ``0..47`` plays a card, ``48..95`` captures a field card, then koi-koi, stop."""
@@ -460,6 +460,8 @@ class Round:
 
     __slots__ = (
         "_baseline",
+        "_capture_counts",
+        "_counts",
         "_dealt",
         "_pending",
         "_pending_yaku",
@@ -498,6 +500,10 @@ class Round:
     _scorer: Scorer
     _stock_pos: int
     _turn_start: CardSet
+    _counts: list[int]
+    """Each pile's packed counts for the scorer's quick no-yaku test (Scorer.counts),
+    kept with ``captured``: added to capture by capture, from ``_capture_counts``."""
+    _capture_counts: dict[CardSet, int]
     _pending: int | None  # the card waiting for a choice of capture; None: none
     _pending_yaku: dict[str, int] | None
     _baseline: tuple[dict[str, int] | None, dict[str, int] | None]
@@ -629,6 +635,8 @@ class Round:
         game._stock_pos = 0
         game._turn_start = 0
         game.captured = [0, 0]
+        game._counts = [0, 0]
+        game._capture_counts = capture_counts(scorer)
         game.calls = (0, 0)
         game.turn = dealer
         game.phase = Phase.PLAY
@@ -660,6 +668,8 @@ class Round:
         other._stock_pos = self._stock_pos
         other._turn_start = self._turn_start
         other.captured = self.captured.copy()
+        other._counts = self._counts.copy()
+        other._capture_counts = self._capture_counts
         other.calls = self.calls
         other.turn = self.turn
         other.phase = self.phase
@@ -776,6 +786,8 @@ class Round:
         game.stock = tuple(stock)
         game._stock_pos = 0
         game.captured = list(obs.captured)
+        game._counts = [game._scorer.counts(obs.captured[0]), game._scorer.counts(obs.captured[1])]
+        game._capture_counts = capture_counts(game._scorer)
         game.calls = obs.calls
         game.turn = obs.turn
         game.phase = obs.phase
@@ -828,7 +840,9 @@ class Round:
                     self._pending = action
                     return
                 self.field = field ^ matches
-                self.captured[seat] |= matches | bit
+                taken = matches | bit
+                self.captured[seat] |= taken
+                self._counts[seat] += self._capture_counts[taken]
             else:
                 self.field = field | bit
             self.history.append((seat, PLAYED, action, matches))
@@ -879,15 +893,22 @@ class Round:
                             self._pending = card
                             return
                         self.field = field ^ matches
-                        self.captured[seat] |= matches | _BITS[card]
+                        taken = matches | _BITS[card]
+                        self.captured[seat] |= taken
+                        self._counts[seat] += self._capture_counts[taken]
                     else:
                         self.field = field | _BITS[card]
                     self.history.append((seat, DRAWN, card, matches))
             captured = self.captured[seat]
             # Yaku only change with captures, and a yaku held at the start of the turn
-            # has already had its decision.
-            if captured != self._turn_start:
-                yaku = self._scorer.score(captured, self.month, self.calls[seat] > 0)
+            # has already had its decision. Most piles make none, which the quick test
+            # (Scorer.may_score, inlined) tells at a fraction of the cost of scoring.
+            scorer = self._scorer
+            if (
+                captured != self._turn_start
+                and (self._counts[seat] + scorer.count_bias) & scorer.count_flags
+            ):
+                yaku = scorer.score(captured, self.month, self.calls[seat] > 0)
                 if yaku and self._triggered(seat, yaku):
                     self._yaku_made(seat, yaku)
                     return
@@ -911,7 +932,9 @@ class Round:
         """A card goes down: it captures ``taken``, or stays on the field when that is 0."""
         if taken:
             self.field ^= taken
-            self.captured[seat] |= taken | 1 << card
+            pile_gains = taken | 1 << card
+            self.captured[seat] |= pile_gains
+            self._counts[seat] += self._capture_counts[pile_gains]
         else:
             self.field |= 1 << card
         self.history.append((seat, source, card, taken))

@@ -21,6 +21,7 @@ from koikoi.cards import (
     ANIMALS,
     BLUE_RIBBONS,
     BRIGHTS,
+    CARD_COUNT,
     CARDS,
     CHERRY_CURTAIN,
     GRASS_RIBBONS,
@@ -87,6 +88,14 @@ _TSUKIMI = SUSUKI_MOON | SAKE_CUP
 _HANAMI = CHERRY_CURTAIN | SAKE_CUP
 
 
+def _subsets(cards: CardSet) -> list[CardSet]:
+    """Every non-empty subset of a few cards."""
+    found = [0]
+    for card in ids(cards):
+        found += [subset | 1 << card for subset in found]
+    return found[1:]
+
+
 class Scorer:
     """The yaku scoring of one rule set, with its masks and points looked up once."""
 
@@ -100,6 +109,7 @@ class Scorer:
         "_best_animals",
         "_best_ribbons",
         "_brights_exclusive",
+        "_card_counts",
         "_doubled_from",
         "_goko",
         "_hanami",
@@ -130,6 +140,8 @@ class Scorer:
         "_viewing_cancel",
         "_viewing_needs_other",
         "_viewing_season",
+        "count_bias",
+        "count_flags",
         "rules",
     )  # fmt: skip
 
@@ -171,6 +183,64 @@ class Scorer:
         self._multiplier = rules.multiplier
         # The lowest total that double_at doubles (0 turns it off: no total reaches this).
         self._doubled_from = rules.double_at or math.inf
+        self._set_up_counts()
+
+    # -- the quick no-yaku test --------------------------------------------------------
+    #
+    # Most piles a round scores make no yaku, and telling so by counting each kind of
+    # card costs as much as scoring: six operations on 48-bit ints, each several times
+    # the cost of one on a small int. So a round also keeps, for each pile, how many of
+    # the cards of each yaku switched on it holds, packed in one small int (a field a
+    # yaku), adds what each capture takes (capture_counts), and tests them all at once:
+    # each field of ``count_bias`` carries into the field's top bit (a bit of
+    # ``count_flags``) exactly when the count reaches the least that its yaku needs.
+
+    def _set_up_counts(self) -> None:
+        viewing = self._viewing
+        # Each yaku's cards and the least of them it needs, for the yaku switched on.
+        needs = [
+            (BRIGHTS, 3, bool(self._goko or self._shiko or self._ame_shiko or self._sanko)),
+            (INOSHIKACHO, 3, bool(self._inoshikacho)),
+            (self._animals, self._tane_min, bool(self._tane)),
+            (POETRY_RIBBONS, 3, bool(self._akatan or self._akatan_aotan)),
+            (BLUE_RIBBONS, 3, bool(self._aotan or self._akatan_aotan)),
+            (GRASS_RIBBONS, 3, bool(self._kusatan)),
+            (RIBBONS, self._tan_min, bool(self._tan)),
+            (self._plains, self._kasu_min, bool(self._kasu)),
+            (_TSUKIMI, 2, viewing and bool(self._tsukimi)),
+            (_HANAMI, 2, viewing and bool(self._hanami)),
+            # Four of a month may be any cards: with tsukifuda, every pile may score.
+            (0, 0, bool(self._tsukifuda)),
+        ]
+        weights = [0] * CARD_COUNT
+        bias = flags = offset = 0
+        for mask, least, on in needs:
+            most = mask.bit_count()
+            if not on or least > most:
+                continue  # this yaku never scores
+            # The narrowest field whose top bit the biased count reaches exactly at
+            # ``least`` and never carries out of: kept narrow, the packed counts of
+            # the usual rule sets stay below 2**30, the cheapest ints.
+            width = 1
+            while (1 << (width - 1)) < max(least, most - least + 1):
+                width += 1
+            for card in ids(mask):
+                weights[card] += 1 << offset
+            top = 1 << (width - 1)
+            bias += (top - least) << offset
+            flags |= top << offset
+            offset += width
+        self._card_counts = tuple(weights)
+        self.count_bias, self.count_flags = bias, flags
+
+    def counts(self, cards: CardSet) -> int:
+        """The packed counts of a pile (see above); a round adds them up capture by capture."""
+        weights = self._card_counts
+        return sum(weights[card] for card in ids(cards))
+
+    def may_score(self, counts: int) -> bool:
+        """False when a pile with these packed counts makes no yaku (True: it may)."""
+        return bool((counts + self.count_bias) & self.count_flags)
 
     def score(self, cards: CardSet, month: int = 0, called: bool = False) -> dict[str, int]:
         """The yaku a pile of captured cards makes, with their points.
@@ -468,6 +538,22 @@ def multipliers(kind: Multiplier, calls: tuple[int, int] | list[int]) -> tuple[i
 def scorer_for(rules: RuleSet) -> Scorer:
     """The compiled scorer of a rule set (cached: rule sets are immutable)."""
     return Scorer(rules)
+
+
+@lru_cache(maxsize=256)
+def capture_counts(scorer: Scorer) -> dict[CardSet, int]:
+    """The packed counts (:meth:`Scorer.counts`) of every set of cards of one month,
+    one of which is what any capture takes: rounds add them up for each pile.
+
+    Rounds hold this table, not the scorer: among its keys is every two-card set of a
+    month, so it would hold the very int of a two-card hand, and nothing that an
+    observation reaches (its scorer included) holds such an int.
+    """
+    return {
+        taken: scorer.counts(taken)
+        for month in range(1, MONTH_COUNT + 1)
+        for taken in _subsets(MONTH_MASKS[month])
+    }
 
 
 def hand_yaku(hand: CardSet, rules: RuleSet) -> dict[str, int]:
