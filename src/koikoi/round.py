@@ -543,9 +543,7 @@ class Round:
                 holders = [hand_yaku(hands[0], rules), hand_yaku(hands[1], rules)]
                 if holders[0] and holders[1] and rules.both_hand_yaku is BothHandYaku.REDEAL:
                     continue
-            return cls._start(
-                rules, dealing.scorer, dealer, hands, cards, field, stock, month, holders
-            )
+            return cls._start(rules, dealing, dealer, hands, cards, field, stock, month, holders)
         raise RulesError([f"these rules redeal {MAX_REDEALS} times in a row; they cannot deal"])
 
     @classmethod
@@ -600,7 +598,7 @@ class Round:
         hand_cards = [ids(hand_sets[0]), ids(hand_sets[1])]
         return cls._start(
             rules,
-            scorer_for(rules),
+            _dealing(rules),
             dealer,
             hand_sets,
             hand_cards,
@@ -614,7 +612,7 @@ class Round:
     def _start(
         cls,
         rules: RuleSet,
-        scorer: Scorer,
+        dealing: _Dealing,
         dealer: int,
         hands: list[CardSet],
         hand_cards: list[list[int]],
@@ -625,7 +623,7 @@ class Round:
     ) -> Round:
         game = object.__new__(cls)
         game.rules = rules
-        game._scorer = scorer
+        game._scorer = dealing.scorer
         game.month = month
         game.dealer = dealer
         game.hands = hands
@@ -636,7 +634,7 @@ class Round:
         game._turn_start = 0
         game.captured = [0, 0]
         game._counts = [0, 0]
-        game._capture_counts = capture_counts(scorer)
+        game._capture_counts = dealing.capture_counts
         game.calls = (0, 0)
         game.turn = dealer
         game.phase = Phase.PLAY
@@ -1074,7 +1072,8 @@ _Picker = Callable[[Sequence[int]], Sequence[int]]
 class _Dealing(NamedTuple):
     """How a rule set deals, worked out once rather than for every deal: pickers of
     the deck positions that go to the non-dealer, the field, the dealer and the stock,
-    whether a dealt hand or field needs any check at all, and the scorer."""
+    whether a dealt hand or field needs any check at all, the scorer and its
+    capture_counts table."""
 
     to_other: _Picker
     to_field: _Picker
@@ -1083,6 +1082,7 @@ class _Dealing(NamedTuple):
     redeals: bool  # some redeal rule is on
     hand_yaku: bool  # teshi or kuttsuki scores
     scorer: Scorer
+    capture_counts: dict[CardSet, int]
 
 
 @lru_cache(maxsize=64)
@@ -1114,6 +1114,7 @@ def _dealing(rules: RuleSet) -> _Dealing:
         ),
         hand_yaku=bool(rules.teshi or rules.kuttsuki),
         scorer=scorer_for(rules),
+        capture_counts=capture_counts(scorer_for(rules)),
     )
 
 
