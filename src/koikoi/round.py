@@ -770,9 +770,10 @@ class Round:
                 f"the guess must split the {obs.unseen.bit_count()} unseen cards into a hand"
                 f" of {obs.opponent_hand_size} and a stock of {obs.stock_size}"
             )
+        dealing = _dealing(obs.rules)
         game = object.__new__(cls)
         game.rules = obs.rules
-        game._scorer = scorer_for(obs.rules)
+        game._scorer = dealing.scorer
         game.month = obs.month
         game.dealer = obs.dealer
         hands = [0, 0]
@@ -784,8 +785,11 @@ class Round:
         game.stock = tuple(stock)
         game._stock_pos = 0
         game.captured = list(obs.captured)
-        game._counts = [game._scorer.counts(obs.captured[0]), game._scorer.counts(obs.captured[1])]
-        game._capture_counts = capture_counts(game._scorer)
+        game._counts = [
+            dealing.scorer.counts(obs.captured[0]),
+            dealing.scorer.counts(obs.captured[1]),
+        ]
+        game._capture_counts = dealing.capture_counts
         game.calls = obs.calls
         game.turn = obs.turn
         game.phase = obs.phase
@@ -1100,6 +1104,7 @@ def _dealing(rules: RuleSet) -> _Dealing:
             positions.extend(range(pos, pos + take))
             pos += take
     to_other, to_field, to_dealer = plan
+    scorer = scorer_for(rules)
     return _Dealing(
         to_other=_picker(to_other),
         to_field=_picker(to_field),
@@ -1113,8 +1118,8 @@ def _dealing(rules: RuleSet) -> _Dealing:
             or rules.redeal_hand_four_pairs
         ),
         hand_yaku=bool(rules.teshi or rules.kuttsuki),
-        scorer=scorer_for(rules),
-        capture_counts=capture_counts(scorer_for(rules)),
+        scorer=scorer,
+        capture_counts=capture_counts(scorer),
     )
 
 

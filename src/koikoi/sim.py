@@ -20,7 +20,7 @@ def play_out(match: Match, players: Sequence[Player]) -> Match:
 
     A player that reads nothing but its legal actions (``choose_legal``, see
     :class:`~koikoi.players.LegalActionsPlayer`) is given those alone: building the
-    observation it would not read costs a quarter of a random round.
+    observation it would not read cost a sixth of a random round's instructions.
     """
     choose = [player.choose for player in players]
     pick = [getattr(player, "choose_legal", None) for player in players]

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import combinations
 
 from koikoi.cards import (
     ANIMALS,
@@ -86,14 +87,6 @@ _ALL_POETRY_AND_BLUE = POETRY_RIBBONS | BLUE_RIBBONS
 _RIBBON_SETS = {AKATAN, AOTAN, AKATAN_AOTAN, KUSATAN}
 _TSUKIMI = SUSUKI_MOON | SAKE_CUP
 _HANAMI = CHERRY_CURTAIN | SAKE_CUP
-
-
-def _subsets(cards: CardSet) -> list[CardSet]:
-    """Every non-empty subset of a few cards."""
-    found = [0]
-    for card in ids(cards):
-        found += [subset | 1 << card for subset in found]
-    return found[1:]
 
 
 class Scorer:
@@ -540,20 +533,21 @@ def scorer_for(rules: RuleSet) -> Scorer:
     return Scorer(rules)
 
 
-@lru_cache(maxsize=256)
 def capture_counts(scorer: Scorer) -> dict[CardSet, int]:
-    """The packed counts (:meth:`Scorer.counts`) of every set of cards of one month,
-    one of which is what any capture takes: rounds add them up for each pile.
+    """The packed counts (:meth:`Scorer.counts`) of what a capture adds to a pile: two
+    or four cards of one month. Rounds add them up for each pile.
 
     Rounds hold this table, not the scorer: among its keys is every two-card set of a
     month, so it would hold the very int of a two-card hand, and nothing that an
     observation reaches (its scorer included) holds such an int.
     """
-    return {
-        taken: scorer.counts(taken)
-        for month in range(1, MONTH_COUNT + 1)
-        for taken in _subsets(MONTH_MASKS[month])
-    }
+    gains = (
+        sum(1 << card for card in cards)
+        for month_mask in MONTH_MASKS[1:]
+        for size in (2, 4)
+        for cards in combinations(ids(month_mask), size)
+    )
+    return {gain: scorer.counts(gain) for gain in gains}
 
 
 def hand_yaku(hand: CardSet, rules: RuleSet) -> dict[str, int]:
