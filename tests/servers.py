@@ -23,8 +23,9 @@ from starlette.types import ASGIApp
 
 from koikoi.rules import RuleSet
 from koikoi.server.app import create_app
-from koikoi.server.games import PLAYING, WON, GameSession
+from koikoi.server.games import GameSession
 from koikoi.server.gamestore import restore
+from koikoi.server.results import Status
 from koikoi.server.thinking import Chooser, Thinking
 from koikoi.server.views import state_json
 from koikoi.store.models import Game
@@ -184,9 +185,9 @@ def winning_seed(difficulty: str, rules: dict[str, Any]) -> int:
         game, _ = GameSession.start(
             "trial", ruleset, difficulty, seed, ranked=True, chooser=FAST_CHOOSER
         )
-        while game.status == PLAYING:
+        while game.status == Status.PLAYING:
             game.act(plain_move(state_json(game)), game.version, FAST_CHOOSER)
-        if game.status == WON:
+        if game.status == Status.WON:
             return candidate
     raise AssertionError(f"no seed below 500 lets the plain moves beat {difficulty}")
 
@@ -194,7 +195,7 @@ def winning_seed(difficulty: str, rules: dict[str, Any]) -> int:
 def play_on(client: Any, state: dict[str, Any], moves: int | None = None) -> dict[str, Any]:
     """Play :func:`plain_move` until the match ends (or ``moves`` are made); the state."""
     made = 0
-    while state["status"] == PLAYING and (moves is None or made < moves):
+    while state["status"] == Status.PLAYING and (moves is None or made < moves):
         response = client.post(
             f"/api/games/{state['id']}/actions",
             json={"action": plain_move(state), "version": state["version"]},

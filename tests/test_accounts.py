@@ -499,6 +499,7 @@ def test_a_match_left_for_seven_days_counts_as_resigned(app: FastAPI, clock: Clo
     clock.advance(days=6, hours=23)
     assert client.get(f"/api/games/{state['id']}").json()["state"]["status"] == "playing"
     clock.advance(hours=2)  # reading it did not count as playing it
+    app.state.services.games.sweep()  # as the server's own sweep does, each minute
     assert client.get("/api/players/hana").json()["resigned"] == 1
     after = client.get(f"/api/games/{state['id']}").json()["state"]
     assert after["status"] == "resigned"
@@ -534,7 +535,7 @@ def test_a_session_in_use_is_marked_every_few_minutes_not_every_request(
     updates: list[str] = []
 
     def count(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        if statement.lstrip().upper().startswith("UPDATE SESSIONS"):
+        if statement.lstrip().upper().startswith("UPDATE SESSIONS SET LAST_SEEN"):
             updates.append(statement)
 
     engine = app.state.services.engine

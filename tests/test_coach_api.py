@@ -10,7 +10,8 @@ from starlette.testclient import TestClient
 
 from koikoi.cards import SLUGS, ids
 from koikoi.record import Record
-from koikoi.server.games import COMPUTER, PLAYING
+from koikoi.server.games import COMPUTER
+from koikoi.server.results import Status
 from koikoi.store.models import Review, TableReview
 from servers import browser, make_app, new_game, plain_move, play_on, sign_up, stored_game
 from test_coach import choices_of
@@ -43,7 +44,7 @@ def test_a_practice_match_gets_hints_and_risk_meters(client: TestClient) -> None
     state = new_game(client, "normal")["state"]
     assert not state["ranked"]
     decisions = 0
-    while state["status"] == PLAYING and decisions < 2:
+    while state["status"] == Status.PLAYING and decisions < 2:
         body = hint(client, state)
         assert body["version"] == state["version"]
         assert body["hint"]["best"] in state["legal"]

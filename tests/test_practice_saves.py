@@ -16,7 +16,7 @@ from koikoi.record import Record
 from koikoi.round import action_to_json
 from koikoi.rules import RuleSet
 from koikoi.server.gamestore import PRACTICE_SAVES_PER_MINUTE
-from koikoi.store.models import Game, Rating
+from koikoi.store.models import Game, MatchResult, Rating
 from servers import Clock, browser, refresh_csrf, sign_up
 
 SINGLE = {"preset": "single-deal"}
@@ -84,8 +84,9 @@ def test_a_practice_match_is_saved_to_the_history_unranked(app: FastAPI) -> None
         row = db.get(Game, game_id)
         assert row is not None
         assert row.ranked is False
-        assert row.points == 0
-        assert row.rating_after is None
+        result = db.scalars(select(MatchResult).where(MatchResult.match_id == game_id)).one()
+        assert (result.opponent, result.ranked, result.points) == ("practice", False, 0)
+        assert result.rating_after is None
         assert row.actions == [action_to_json(action) for action in match.actions]
     # Not a match in progress anywhere.
     assert client.get("/api/games").json()["games"] == []

@@ -43,7 +43,7 @@ from koikoi.store.database import (
     ping_idle_connections,
     upgrade,
 )
-from koikoi.store.models import Base, BrowserSession, Game, Rating
+from koikoi.store.models import Base, BrowserSession, Game, MatchResult, Rating
 from servers import (
     browser,
     make_app,
@@ -65,6 +65,8 @@ TABLES = {
     "match_queue",
     "reviews",
     "table_reviews",
+    "match_results",
+    "sign_ups",
     "server_secrets",
     "alembic_version",
 }
@@ -132,7 +134,9 @@ def test_release_0_2_data_survives_the_upgrade(database_url: str) -> None:
     upgrade(engine)
     with engine.connect() as connection:
         rows = connection.execute(
-            select(Game.id, Game.ranked, Game.points, Game.score).order_by(Game.id)
+            select(
+                MatchResult.match_id, MatchResult.ranked, MatchResult.points, MatchResult.score
+            ).order_by(MatchResult.match_id)
         ).all()
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
     assert sorted(rows) == [
@@ -147,7 +151,9 @@ def test_release_0_2_data_survives_the_upgrade(database_url: str) -> None:
             select(Rating.rules_name, Rating.mu, Rating.matches).order_by(Rating.rules_name)
         ).all()
         moves = connection.execute(
-            select(Game.rating_before, Game.rating_after).where(Game.id == "whole")
+            select(MatchResult.rating_before, MatchResult.rating_after).where(
+                MatchResult.match_id == "whole"
+            )
         ).one()
     # One win each against normal, from a new player's rating.
     assert [(name, round(mu), matches) for name, mu, matches in ratings] == [
@@ -158,8 +164,9 @@ def test_release_0_2_data_survives_the_upgrade(database_url: str) -> None:
     assert moves[1] is not None
     assert moves[1] > START
     with engine.begin() as connection:  # totals have 64 bits now
-        connection.execute(update(Game).where(Game.id == "whole").values(score=2**40))
-        assert connection.scalar(select(Game.score).where(Game.id == "whole")) == 2**40
+        whole = MatchResult.match_id == "whole"
+        connection.execute(update(MatchResult).where(whole).values(score=2**40))
+        assert connection.scalar(select(MatchResult.score).where(whole)) == 2**40
     engine.dispose()
 
 

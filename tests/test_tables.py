@@ -20,6 +20,7 @@ from koikoi.round import action_from_json
 from koikoi.rules import PRESETS
 from koikoi.server import tables as tables_module
 from koikoi.server.live import Broker
+from koikoi.server.ranked import MIN_ACTIONS
 from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS, PLAYING
 from koikoi.server.tablestore import TableStore
 from koikoi.store.models import BrowserSession, Rating, User
@@ -68,6 +69,16 @@ def move(client: TestClient, table_id: str, state: dict[str, Any]) -> dict[str, 
     return body
 
 
+def play_actions(host: TestClient, friend: TestClient, table_id: str, each: int) -> None:
+    """Play on until both seats have made ``each`` actions (or the match ends)."""
+    made = {id(host): 0, id(friend): 0}
+    while min(made.values()) < each:
+        client, state = mover(host, friend, table_id)
+        if move(client, table_id, state)["state"]["status"] != "playing":
+            return
+        made[id(client)] += 1
+
+
 def hidden_cards(app: FastAPI, table_id: str, seat: int) -> set[str]:
     """What ``seat`` may not see: the other hand and the stock, as the database holds them."""
     game = app.state.services.tables.load(table_id).match.round
@@ -91,7 +102,7 @@ def test_a_friend_sits_down_by_the_link_or_the_code(app: FastAPI) -> None:
     assert len(seated["hand"]) == 8
     host_view = state_of(host, table["id"])
     assert set(host_view["hand"]).isdisjoint(seated["hand"])
-    assert host_view["table"]["players"][1] == {"name": None, "guest": True}
+    assert host_view["table"]["players"][1] == {"name": None, "guest": True, "rating": None}
     # Seats count from the viewer: each sees the other's hand as a number only.
     assert host_view["opponent_hand"] == len(seated["hand"])
     assert host_view["dealer"] == 1 - seated["dealer"]
@@ -488,6 +499,7 @@ def test_a_ranked_table_moves_both_ratings(app: FastAPI) -> None:
     assert guest.post(f"/api/tables/{table['id']}/seat").status_code == 403
     assert friend.post(f"/api/tables/{table['id']}/seat").status_code == 200
     assert state_of(host, table["id"])["table"]["players"][1]["name"] == "Kaze"
+    play_actions(host, friend, table["id"], MIN_ACTIONS)  # enough play to count
     friend.post(f"/api/tables/{table['id']}/resign")
     ratings = app.state.services.tables.load(table["id"]).ratings
     assert ratings[0][1] > ratings[0][0]

@@ -153,6 +153,24 @@ class SessionInfo:
     """When the stored session was last marked as in use (as read with it)."""
 
 
+def hold(db: Session, user_id: int | None, session_id: str | None = None) -> bool:
+    """Lock a player's row (their account's, else their guest session's) until ``db``'s
+    transaction ends, and say whether it exists. A statement that writes takes the lock
+    on every database (SQLite: the database's write lock; PostgreSQL: the row's, with
+    no key changed, so rows that refer to it may still be added), so requests that
+    count a player's things and then add one run one after another, and none slips
+    past a limit."""
+    if user_id is not None:
+        held = db.execute(update(User).where(User.id == user_id).values(name=User.name))
+    else:
+        held = db.execute(
+            update(BrowserSession)
+            .where(BrowserSession.id == session_id)
+            .values(csrf=BrowserSession.csrf)
+        )
+    return bool(held.rowcount)  # type: ignore[attr-defined]
+
+
 def _digest(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 

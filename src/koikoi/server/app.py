@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import itertools
 import logging
 import os
 import random
@@ -34,11 +35,13 @@ from koikoi.server.boundary import (
     BodyGuard,
     ErrorGuard,
     ResponseHeaders,
+    domain_error,
     error_responses,
     http_error,
     validation_error,
 )
 from koikoi.server.context import Services
+from koikoi.server.errors import DOMAIN_ERRORS
 from koikoi.server.gamestore import GameStore
 from koikoi.server.live import make_broker
 from koikoi.server.offline import Offline
@@ -78,13 +81,21 @@ REFUSALS = {
 log = logging.getLogger("koikoi")
 
 
-async def sweep(tables: TableStore, every: float) -> None:
-    """Each ``every`` seconds: the moves the clock owes, and quick-match pairings."""
-    while True:
+GAMES_SWEEP_EVERY = 60
+"""Sweeps of the tables between two sweeps of abandoned games (a minute, by default)."""
+
+
+async def sweep(games: GameStore, tables: TableStore, every: float) -> None:
+    """Each ``every`` seconds: the moves the clock owes, and quick-match pairings; each
+    minute or so, the matches against the computer abandoned a week ago, so that
+    their results reach profiles and boards though nobody writes to them."""
+    for beat in itertools.count():
         await asyncio.sleep(every)
         try:
             await asyncio.to_thread(tables.expire)
             await asyncio.to_thread(tables.pair_waiting)
+            if beat % GAMES_SWEEP_EVERY == 0:
+                await asyncio.to_thread(games.sweep)
         except Exception:  # the database away for a moment: the next sweep catches up
             log.exception("the tables' sweep failed")
 
@@ -146,7 +157,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        sweeping = asyncio.create_task(sweep(table_store, sweep_seconds))
+        sweeping = asyncio.create_task(sweep(games, table_store, sweep_seconds))
         yield
         sweeping.cancel()
         with suppress(asyncio.CancelledError):
@@ -168,6 +179,7 @@ def create_app(
         exception_handlers={
             RequestValidationError: validation_error,
             HTTPException: http_error,
+            **dict.fromkeys(DOMAIN_ERRORS, domain_error),
         },
     )
     app.state.services = Services(

@@ -30,6 +30,8 @@ from starlette.datastructures import Headers, MutableHeaders
 from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from koikoi.server.errors import answer_of
+
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
 MAX_BODY_BYTES = 64 * 1024
@@ -152,6 +154,12 @@ async def http_error(_request: Request, error: Exception) -> JSONResponse:
     assert isinstance(error, HTTPException)
     detail = error.detail if isinstance(error.detail, str) else str(error.detail)
     return refusal(error.status_code, detail, headers=error.headers)
+
+
+async def domain_error(_request: Request, error: Exception) -> JSONResponse:
+    """A refusal from below the routes (koikoi.server.errors), answered by its status."""
+    status, detail, headers = answer_of(error)
+    return refusal(status, detail, headers=headers)
 
 
 class NotStandardJSON(ValueError):

@@ -30,46 +30,33 @@ from koikoi.round import (
     action_from_json,
     action_to_json,
 )
-from koikoi.rules import PRESETS, RuleSet
+from koikoi.rules import RuleSet
+from koikoi.server.errors import BadActionError, Refused
+from koikoi.server.ranked import rules_name
+from koikoi.server.results import Ending, Finished, Opponent, SeatResult, Status
 from koikoi.server.thinking import Chooser, Thinking
 from koikoi.yaku import koikoi_bonus, multipliers, scorer_for
 
 Difficulty = Literal["easy", "normal", "expert"]
 DIFFICULTIES: tuple[Difficulty, ...] = get_args(Difficulty)
-RANKING_POINTS: dict[str, int] = {"easy": 10, "normal": 30, "expert": 100}
-"""What beating the computer in a match earns a signed-in player (RULES.md §5)."""
 HUMAN = 0
 COMPUTER = 1
 
-PLAYING, WON, LOST, DRAWN, RESIGNED = "playing", "won", "lost", "drawn", "resigned"
-HOUSE = "house"
-"""The rule-set name of anything that is not exactly a preset."""
-RANKED_PRESETS = ("classic", "ten-card", "single-deal", "traditional")
-"""The rule sets a match can be ranked under, as they stand: house rules or a
-shortened match would make ratings and points cheap."""
-POINTS_PRESETS = ("classic", "ten-card", "traditional")
-"""The ranked rule sets whose won matches earn ranking points: a single-deal match is
-one round by design, so it moves the rating only."""
+PRACTICE_PREFIX = "pr-"
+"""Saved practice matches' ids: the prefix, then a hash of the player and the record."""
 IN_PLACE = Chooser(Thinking(inline=True))
 """The computer thinking where it is asked, with the expert's own options: for
 callers that are no server (tests, tools)."""
 
 
-def rules_name(rules: RuleSet) -> str:
-    """The preset the rules are, or ``house`` for a preset with changes.
-
-    >>> rules_name(PRESETS["ten-card"]), rules_name(RuleSet.from_mapping({"tsukimi": 0}))
-    ('ten-card', 'house')
-    """
-    return rules.preset if PRESETS.get(rules.preset) == rules else HOUSE
-
-
-class StaleActionError(ValueError):
+class StaleActionError(Refused):
     """An action chosen in an older state than the game's current one."""
 
+    status = 409
 
-class GameOverError(ValueError):
-    pass
+
+class GameOverError(Refused):
+    status = 409
 
 
 @dataclass
@@ -84,6 +71,8 @@ class GameSession:
     """Started as ranked by a signed-in player, under a preset as it stands: it moves
     the player's rating, and winning it earns ranking points (see POINTS_PRESETS)."""
     resigned: bool = False
+    result: SeatResult | None = None
+    """What the finished match meant for the player, once stored (koikoi.server.results)."""
 
     @classmethod
     def start(
@@ -135,18 +124,37 @@ class GameSession:
         return [action_to_json(action) for action in self.match.actions]
 
     @property
-    def status(self) -> str:
+    def status(self) -> Status:
         if self.resigned:
-            return RESIGNED
+            return Status.RESIGNED
         if not self.match.is_over:
-            return PLAYING
-        return {HUMAN: WON, COMPUTER: LOST, None: DRAWN}[self.match.winner]
+            return Status.PLAYING
+        return {HUMAN: Status.WON, COMPUTER: Status.LOST, None: Status.DRAWN}[self.match.winner]
 
     @property
     def points(self) -> int:
         """The ranking points this match has earned."""
-        earns = self.ranked and rules_name(self.match.rules) in POINTS_PRESETS
-        return RANKING_POINTS[self.difficulty] if earns and self.status == WON else 0
+        return 0 if self.result is None else self.result.points
+
+    def finished(self, user_id: int | None, ending: Ending | None = None) -> Finished:
+        """The finished match as :func:`koikoi.server.results.finish` stores it
+        (``ending``: how, where the match alone cannot tell: abandoned)."""
+        if ending is None:
+            ending = Ending.RESIGNED if self.resigned else Ending.PLAYED
+        practice = self.id.startswith(PRACTICE_PREFIX)
+        return Finished(
+            opponent=Opponent.PRACTICE if practice else Opponent.COMPUTER,
+            match_id=self.id,
+            rules_name=rules_name(self.match.rules),
+            ranked=self.ranked,
+            users=(user_id, None),
+            winner=COMPUTER if self.resigned else self.match.winner,
+            ending=ending,
+            totals=(self.match.totals[0], self.match.totals[1]),
+            yaku=(yaku_made(self.match, HUMAN), yaku_made(self.match, COMPUTER)),
+            actions=(0, 0),
+            level=self.difficulty,
+        )
 
     @property
     def version(self) -> int:
@@ -157,7 +165,7 @@ class GameSession:
     def act(self, data: Any, version: int, chooser: Chooser = IN_PLACE) -> list[dict[str, Any]]:
         """Apply the human's action (record form), then the computer's (``chooser``
         makes them); the events."""
-        if self.status != PLAYING:
+        if self.status != Status.PLAYING:
             raise GameOverError(f"the match is over ({self.status})")
         if version != self.version:
             raise StaleActionError(
@@ -166,14 +174,15 @@ class GameSession:
             )
         if self.match.turn != HUMAN or self.match.round.is_over:
             raise StaleActionError("it is not your turn")
-        action = action_from_json(data)  # ValueError names a malformed action
-        events = apply_action(self.match, action, HUMAN)  # IllegalActionError names the legal ones
+        events = apply_action(
+            self.match, parse_action(data), HUMAN
+        )  # IllegalActionError names the legal ones
         events += self._computer_moves(chooser)
         return events
 
     def resign(self) -> list[dict[str, Any]]:
         """The human gives the match up: a loss, whatever the totals say."""
-        if self.status != PLAYING:
+        if self.status != Status.PLAYING:
             raise GameOverError(f"the match is over ({self.status})")
         self.resigned = True
         return [
@@ -198,10 +207,19 @@ class GameSession:
             events += apply_action(self.match, self.computer(chooser), COMPUTER)
         return events
 
-    def yaku_made(self) -> dict[str, int]:
-        """How many rounds the human won with each yaku."""
-        won = [result for result in self.match.results if result.winner == HUMAN]
-        return dict(Counter(key for result in won for key in result.yaku[HUMAN]))
+
+def yaku_made(match: Match, seat: int) -> dict[str, int]:
+    """How many rounds ``seat`` won with each yaku."""
+    won = [result for result in match.results if result.winner == seat]
+    return dict(Counter(key for result in won for key in result.yaku[seat]))
+
+
+def parse_action(data: Any) -> Action:
+    """A player's action from its record form; refused (400) by name if it is none."""
+    try:
+        return action_from_json(data)
+    except ValueError as error:
+        raise BadActionError(str(error)) from None
 
 
 def apply_action(match: Match, action: Action, seat: int) -> list[dict[str, Any]]:

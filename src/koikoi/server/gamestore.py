@@ -26,24 +26,21 @@ from koikoi.match import Match
 from koikoi.record import Record, RecordError, replay
 from koikoi.round import action_to_json
 from koikoi.rules import RuleSet
-from koikoi.server.accounts import Clock, SessionInfo
+from koikoi.server.accounts import Clock, SessionInfo, hold
+from koikoi.server.errors import Refused
 from koikoi.server.games import (
-    DRAWN,
     HUMAN,
-    PLAYING,
-    RANKED_PRESETS,
-    RESIGNED,
-    WON,
+    PRACTICE_PREFIX,
     GameOverError,
     GameSession,
     StaleActionError,
-    rules_name,
 )
-from koikoi.server.rating import START, START_SIGMA, rated
+from koikoi.server.ranked import RANKED_PRESETS, check_rankable, rules_name
+from koikoi.server.results import Ending, Status, finish, stored
 from koikoi.server.reviews import Reviews
 from koikoi.server.thinking import Chooser, Thinking
-from koikoi.store.models import Game, Rating, Review
-from koikoi.store.rows import insert_new, table_of, update_where
+from koikoi.store.models import Game, Review
+from koikoi.store.rows import table_of, update_where
 
 ABANDONED_AFTER = timedelta(days=7)
 """A match nobody has touched this long counts as resigned."""
@@ -51,8 +48,6 @@ MAX_IN_PROGRESS = 10
 """Matches one player may have in progress at once."""
 SWEEP_BATCH = 100
 """Abandoned matches one sweep stores at most (the rest wait for the next)."""
-PRACTICE_PREFIX = "pr-"
-"""Saved practice matches' ids: the prefix, then a hash of the player and the record."""
 PRACTICE_SAVES_PER_MINUTE = 30
 """Practice matches one player may save in a minute (a device catching up after a
 trip offline saves a handful; the store keeps the 20 newest)."""
@@ -60,37 +55,39 @@ MAX_SEED = 2**63 - 1
 """The largest seed a game row holds (the device deals from 48-bit seeds)."""
 
 
-class GameNotFoundError(LookupError):
-    pass
+class GameNotFoundError(Refused):
+    status = 404
 
 
-class OwnerGoneError(LookupError):
+class OwnerGoneError(Refused):
     """The session or account a new game was for ended while it was being made."""
 
-
-class TooManyGamesError(ValueError):
-    pass
+    status = 403
 
 
-class NotRankableError(ValueError):
-    pass
+class TooManyGamesError(Refused):
+    status = 409
 
 
-class PracticeRecordError(ValueError):
+class PracticeRecordError(Refused):
     """A practice match's record that cannot be saved: it does not replay, or it is not
     a whole match from a seed."""
 
-
-class TooManySavesError(ValueError):
-    pass
+    status = 422
 
 
-class RankedMatchError(ValueError):
+class TooManySavesError(Refused):
+    status = 429
+
+
+class RankedMatchError(Refused):
     """Help asked for in a ranked match, where the player plays alone."""
 
+    status = 403
 
-class MatchNotOverError(ValueError):
-    pass
+
+class MatchNotOverError(Refused):
+    status = 409
 
 
 # A match left untouched for ABANDONED_AFTER is resigned, whether or not a write has
@@ -99,12 +96,12 @@ class MatchNotOverError(ValueError):
 
 
 def abandoned(now: datetime) -> ColumnElement[bool]:
-    return and_(Game.status == PLAYING, Game.updated < now - ABANDONED_AFTER)
+    return and_(Game.status == Status.PLAYING, Game.updated < now - ABANDONED_AFTER)
 
 
 def status_at(now: datetime) -> ColumnElement[str]:
     """A game's status as of ``now``, abandoned matches resigned."""
-    return case((abandoned(now), RESIGNED), else_=Game.status)
+    return case((abandoned(now), Status.RESIGNED.value), else_=Game.status)
 
 
 def finished_at(row: Game) -> datetime:
@@ -113,10 +110,10 @@ def finished_at(row: Game) -> datetime:
     return row.finished or row.updated + ABANDONED_AFTER
 
 
-def row_status(row: Game | Row[Any], now: datetime) -> str:
-    if row.status == PLAYING and row.updated < now - ABANDONED_AFTER:
-        return RESIGNED
-    return row.status
+def row_status(row: Game | Row[Any], now: datetime) -> Status:
+    if row.status == Status.PLAYING and row.updated < now - ABANDONED_AFTER:
+        return Status.RESIGNED
+    return Status(row.status)
 
 
 def owned_by(owner: SessionInfo) -> ColumnElement[bool]:
@@ -174,21 +171,11 @@ class GameStore:
         name = rules_name(rules)
         if ranked is None:
             ranked = owner.user_id is not None and name in RANKED_PRESETS
-        elif ranked and owner.user_id is None:
-            raise NotRankableError("sign in to play a ranked match")
-        elif ranked and name not in RANKED_PRESETS:
-            raise NotRankableError(
-                "only a preset as it stands can be ranked (house rules or another match"
-                f" length make it friendly); these rules are {name!r}"
-            )
+        elif ranked:
+            check_rankable(name, owner.user_id is not None)
         self.sweep()
         with self.sessions() as db:
-            playing = db.scalar(select(func.count()).where(owned_by(owner), Game.status == PLAYING))
-        if playing is not None and playing >= MAX_IN_PROGRESS:
-            raise TooManyGamesError(
-                f"you have {playing} matches in progress, the most one player may have;"
-                " finish or resign one first"
-            )
+            self._check_room(db, owner)  # early: before the computer thinks for nothing
         game, events = GameSession.start(
             secrets.token_urlsafe(16),
             rules,
@@ -198,28 +185,41 @@ class GameStore:
             chooser=self.chooser,
         )
         now = self.clock()
-        try:
-            with self.sessions.begin() as db:
-                db.add(
-                    Game(
-                        id=game.id,
-                        user_id=owner.user_id,
-                        session_id=None if owner.user_id is not None else owner.id,
-                        difficulty=difficulty,
-                        rules=rules.to_mapping(),
-                        rules_name=name,
-                        seed=seed,
-                        ranked=game.ranked,
-                        created=now,
-                        **self._progress(game, now),
-                    )
+        with self.sessions.begin() as db:
+            # Counted and inserted under the owner's lock: racing requests wait their
+            # turn, so none slips past the limit.
+            if not hold(db, owner.user_id, owner.id):
+                raise OwnerGoneError("you were signed out meanwhile; reload the page")
+            self._check_room(db, owner)
+            db.add(
+                Game(
+                    id=game.id,
+                    user_id=owner.user_id,
+                    session_id=None if owner.user_id is not None else owner.id,
+                    difficulty=difficulty,
+                    rules=rules.to_mapping(),
+                    rules_name=name,
+                    seed=seed,
+                    ranked=game.ranked,
+                    created=now,
+                    **self._progress(game, now),
                 )
-                if game.status != PLAYING:  # over at the deal (hand yaku)
-                    db.flush()
-                    self._rate(db, game, owner.user_id)
-        except IntegrityError:  # the owner's session or account ended meanwhile
-            raise OwnerGoneError("you were signed out meanwhile; reload the page") from None
+            )
+            if game.status != Status.PLAYING:  # over at the deal (hand yaku)
+                db.flush()
+                [game.result, _] = finish(db, game.finished(owner.user_id), now)
         return game, events
+
+    @staticmethod
+    def _check_room(db: Session, owner: SessionInfo) -> None:
+        playing = db.scalar(
+            select(func.count()).where(owned_by(owner), Game.status == Status.PLAYING)
+        )
+        if playing is not None and playing >= MAX_IN_PROGRESS:
+            raise TooManyGamesError(
+                f"you have {playing} matches in progress, the most one player may have;"
+                " finish or resign one first"
+            )
 
     def save_practice(
         self, user_id: int, record: dict[str, Any], difficulty: str, resigned: bool
@@ -244,9 +244,9 @@ class GameStore:
         now = self.clock()
         try:
             with self.sessions.begin() as db:
-                # A writing statement first: on SQLite it takes the write lock, so two
-                # saves racing count each other.
-                db.execute(update(Game).where(Game.id == game.id).values(version=Game.version))
+                # Under the player's lock: two saves racing count each other.
+                if not hold(db, user_id):
+                    raise OwnerGoneError("you were signed out meanwhile; reload the page")
                 recent = db.scalar(
                     select(func.count()).where(
                         Game.user_id == user_id,
@@ -257,7 +257,8 @@ class GameStore:
                 if recent is not None and recent >= PRACTICE_SAVES_PER_MINUTE:
                     raise TooManySavesError(
                         f"{recent} practice matches saved in the last minute, the most one"
-                        " player may save; the rest are saved in a minute"
+                        " player may save; the rest are saved in a minute",
+                        retry_after=60,
                     )
                 db.add(
                     Game(
@@ -273,7 +274,9 @@ class GameStore:
                         **self._progress(game, now),
                     )
                 )
-        except IntegrityError:  # saved meanwhile, or the account was deleted
+                db.flush()
+                finish(db, game.finished(user_id), now)
+        except IntegrityError:  # saved meanwhile
             with self.sessions() as db:
                 if db.get(Game, game.id) is not None:
                     return game.id, False
@@ -287,7 +290,11 @@ class GameStore:
             row = db.connection().execute(LOAD[signed_in], key).one_or_none()
         if row is None:
             raise GameNotFoundError(f"no game {game_id!r} for this player")
-        return restore(row, self.clock())
+        game = restore(row, self.clock())
+        if game.status != Status.PLAYING and signed_in:
+            with self.sessions() as db:
+                [game.result] = stored(db, game.id, [HUMAN])
+        return game
 
     def act(
         self, game_id: str, owner: SessionInfo, data: Any, version: int
@@ -313,7 +320,7 @@ class GameStore:
         game = self.load(game_id, owner)
         if game.ranked:
             raise RankedMatchError("hints are for practice matches; this match is ranked")
-        if game.status != PLAYING:
+        if game.status != Status.PLAYING:
             raise GameOverError(f"the match is over ({game.status})")
         if game.match.turn != HUMAN or game.match.round.is_over:
             raise StaleActionError("it is not your turn")
@@ -331,7 +338,7 @@ class GameStore:
             row = db.get(Game, game_id)
             if row is None:
                 raise GameNotFoundError(f"no game {game_id!r}")
-            if row_status(row, now) == PLAYING:
+            if row_status(row, now) == Status.PLAYING:
                 raise MatchNotOverError("the match is still being played; reviews come after")
             # The row is the record: the review replays it, so nothing replays it here.
             record = Record(RuleSet.from_mapping(row.rules), tuple(row.actions), seed=row.seed)
@@ -343,7 +350,7 @@ class GameStore:
         with self.sessions() as db:
             rows = db.scalars(
                 select(Game)
-                .where(owned_by(owner), status_at(now) == PLAYING)
+                .where(owned_by(owner), status_at(now) == Status.PLAYING)
                 .order_by(Game.updated.desc())
             ).all()
         return [(restore(row, now), row.updated) for row in rows]
@@ -359,62 +366,38 @@ class GameStore:
             with self.sessions.begin() as db:
                 swept = db.execute(
                     update(Game)
-                    .where(Game.id == row.id, Game.version == row.version, Game.status == PLAYING)
-                    .values(status=RESIGNED, finished=now, version=Game.version + 1)
+                    .where(
+                        Game.id == row.id,
+                        Game.version == row.version,
+                        Game.status == Status.PLAYING,
+                    )
+                    .values(status=Status.RESIGNED, finished=now, version=Game.version + 1)
                 )
                 if swept.rowcount == 1:  # type: ignore[attr-defined]
-                    self._rate(db, row, row.user_id)
+                    game = restore(row, now)
+                    finish(db, game.finished(row.user_id, Ending.ABANDONED), now)
 
     def _write(self, game: GameSession, read: int, owner: SessionInfo) -> None:
+        now = self.clock()
         with self.sessions.begin() as db:
             # The first statement writes: on SQLite it takes the write lock, so the
-            # rating below is read and written by one finishing match at a time.
-            where = {"id": game.id, "version": read, "status": PLAYING}
-            if update_where(db, Game, where, self._progress(game, self.clock())) != 1:
+            # rating that finish moves is read and written by one match at a time.
+            where = {"id": game.id, "version": read, "status": Status.PLAYING}
+            if update_where(db, Game, where, self._progress(game, now)) != 1:
                 raise StaleActionError(
                     "the game moved on meanwhile (another tab or device?); reload the game"
                 )
-            if game.status != PLAYING:
-                self._rate(db, game, owner.user_id)
-
-    @staticmethod
-    def _rate(db: Session, game: GameSession | Game, user_id: int | None) -> None:
-        """A ranked match (live, or a row swept as resigned) has just ended: move its
-        player's rating in its rule set."""
-        if not game.ranked or user_id is None:
-            return
-        name = game.rules_name if isinstance(game, Game) else rules_name(game.match.rules)
-        status = RESIGNED if isinstance(game, Game) else game.status
-        first = {"user_id": user_id, "rules_name": name, "mu": START, "sigma": START_SIGMA}
-        insert_new(db, Rating, [{**first, "matches": 0}])  # a first match under these rules
-        rating = db.scalar(
-            select(Rating)
-            .where(Rating.user_id == user_id, Rating.rules_name == name)
-            .with_for_update()
-        )
-        assert rating is not None
-        score = {WON: 1.0, DRAWN: 0.5}.get(status, 0.0)
-        before = rating.mu
-        rating.mu, rating.sigma = rated(rating.mu, rating.sigma, game.difficulty, score)
-        rating.matches += 1
-        db.execute(
-            update(Game)
-            .where(Game.id == game.id)
-            .values(rating_before=before, rating_after=rating.mu)
-        )
+            if game.status != Status.PLAYING:
+                [game.result, _] = finish(db, game.finished(owner.user_id), now)
 
     @staticmethod
     def _progress(game: GameSession, now: datetime) -> dict[str, Any]:
         """The columns a move changes."""
-        over = game.status != PLAYING
+        over = game.status != Status.PLAYING
         return {
             "actions": game.actions,
             "version": game.version,
             "status": game.status,
-            "score": game.match.totals[HUMAN],
-            "opponent_score": game.match.totals[1 - HUMAN],
-            "points": game.points,
-            "yaku": game.yaku_made(),
             "updated": now,
             "finished": now if over else None,
         }
@@ -471,5 +454,5 @@ def restore(row: Game | Row[Any], now: datetime) -> GameSession:
         row.seed,
         row.actions,
         ranked=row.ranked,
-        resigned=row_status(row, now) == RESIGNED,
+        resigned=row_status(row, now) == Status.RESIGNED,
     )

@@ -1,24 +1,26 @@
-"""The leaderboards and the players' profiles, read from finished games.
+"""The leaderboards and the players' profiles, read from the match results.
 
-Totals are always summed from the game rows, never kept in a counter of their own,
-so a point can only exist where the server stored a won match. Ratings are kept per
-player and rule set (koikoi.server.rating), each move recorded on its game row.
+Every finished match, against the computer or between people, has one result per
+seated account (koikoi.server.results); totals are always summed from those, never
+kept in a counter of their own, so a point or a win exists only where the server
+stored a finished match. An aborted match (given up too soon to count) shows in its
+players' histories and counts in no total. Ratings are kept per player and rule set
+(koikoi.server.rating), each move recorded on its result.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from datetime import datetime
 from typing import Any, Literal
 
 from sqlalchemy import Float, and_, case, cast, func, select
 from sqlalchemy.orm import Session, aliased
 
 from koikoi.server.accounts import AccountError, name_key, name_shape
-from koikoi.server.games import DIFFICULTIES, DRAWN, LOST, PLAYING, RESIGNED, WON
-from koikoi.server.gamestore import finished_at, row_status, status_at
+from koikoi.server.games import DIFFICULTIES
 from koikoi.server.rating import RATED_SIGMA
-from koikoi.store.models import Game, Rating, User
+from koikoi.server.results import GIVEN_UP, Opponent, Status
+from koikoi.store.models import MatchResult, Rating, User
 
 MIN_MATCHES = 5
 """Matches a player needs before a win rate is shown or ranked."""
@@ -29,14 +31,16 @@ RATING_HISTORY = 200
 
 Sort = Literal["rating", "points", "wins", "best", "win_rate"]
 
+COUNTED = MatchResult.status != Status.ABORTED
+"""Results that count in totals: all but aborted matches."""
+
 
 def _won() -> Any:
-    return func.sum(case((Game.status == WON, 1), else_=0))
+    return func.sum(case((MatchResult.status == Status.WON, 1), else_=0))
 
 
 def leaderboard(
     db: Session,
-    now: datetime,
     *,
     rules_name: str,
     difficulty: str | None,
@@ -44,38 +48,40 @@ def leaderboard(
     offset: int = 0,
     user_id: int | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any] | None, bool]:
-    """One rule set's board by ``sort`` over ranked matches (of one level, or all), as
-    of ``now``: a page of rows from ``offset``, ``user_id``'s own row wherever it is
-    (None when they are not on this board), and whether more rows follow the page.
+    """One rule set's board by ``sort`` over the ranked matches that count, against
+    the computer (of one level, or all) and between people: a page of rows from
+    ``offset``, ``user_id``'s own row wherever it is (None when they have played no
+    ranked match here), and whether more rows follow the page.
 
     Every row has a rank of its own: ties are broken by rating, then points, wins
-    and name, so a board reads the same every time. By rating, only players whose
-    rating is settled (``sigma`` at most RATED_SIGMA) stand on the board.
+    and name, so a board reads the same every time. A rating still uncertain
+    (``sigma`` above RATED_SIGMA) stands on the board like any other, marked as
+    provisional (``settled`` false).
     """
     players = (
         select(
             User.id.label("user_id"),
             User.name,
             User.name_key,
-            func.coalesce(func.sum(Game.points), 0).label("points"),
+            func.coalesce(func.sum(MatchResult.points), 0).label("points"),
             _won().label("wins"),
-            func.count(Game.id).label("matches"),
-            func.max(case((Game.status == WON, Game.score))).label("best"),
-            (cast(_won(), Float) / func.count(Game.id)).label("win_rate"),
+            func.count(MatchResult.id).label("matches"),
+            func.max(case((MatchResult.status == Status.WON, MatchResult.score))).label("best"),
+            (cast(_won(), Float) / func.count(MatchResult.id)).label("win_rate"),
         )
-        .join(Game, Game.user_id == User.id)
-        .where(Game.ranked, status_at(now) != PLAYING, Game.rules_name == rules_name)
+        .join(MatchResult, MatchResult.user_id == User.id)
+        .where(MatchResult.ranked, COUNTED, MatchResult.rules_name == rules_name)
         .group_by(User.id, User.name, User.name_key)
     )
     if difficulty is not None:
-        players = players.where(Game.difficulty == difficulty)
+        players = players.where(MatchResult.level == difficulty)
     board = players.subquery()
     rating = aliased(Rating)
     joined = select(board, rating.mu, rating.sigma).outerjoin(
         rating, and_(rating.user_id == board.c.user_id, rating.rules_name == rules_name)
     )
     if sort == "rating":
-        joined = joined.where(rating.sigma <= RATED_SIGMA)
+        joined = joined.where(rating.mu.is_not(None))
     elif sort == "win_rate":
         joined = joined.where(board.c.matches >= MIN_MATCHES)
     first = {
@@ -122,8 +128,20 @@ def _rate(wins: int, matches: int) -> float | None:
     return wins / matches if matches >= MIN_MATCHES else None
 
 
-def profile(db: Session, now: datetime, name: str) -> dict[str, Any] | None:
-    """A player's record as of ``now``: totals, by level, yaku made and recent matches."""
+def _tally(results: list[MatchResult]) -> dict[str, Any]:
+    """Matches, wins, points and win rate over results that count."""
+    wins = sum(result.status == Status.WON for result in results)
+    return {
+        "matches": len(results),
+        "wins": wins,
+        "points": sum(result.points for result in results),
+        "win_rate": _rate(wins, len(results)),
+    }
+
+
+def profile(db: Session, name: str) -> dict[str, Any] | None:
+    """A player's record: totals (by level and by kind of opponent), yaku made,
+    ratings with their graphs, and recent matches, against the computer and people."""
     try:
         key = name_key(name_shape(name))
     except AccountError:  # no account can have such a name
@@ -131,64 +149,74 @@ def profile(db: Session, now: datetime, name: str) -> dict[str, Any] | None:
     user = db.scalar(select(User).where(User.name_key == key))
     if user is None:
         return None
-    rows = db.scalars(
-        select(Game)
-        .where(Game.user_id == user.id, status_at(now) != PLAYING)
-        .order_by(func.coalesce(Game.finished, Game.updated).desc(), Game.id)
+    opponent = aliased(User)
+    rows = db.execute(
+        select(MatchResult, opponent.name)
+        .outerjoin(opponent, opponent.id == MatchResult.opponent_id)
+        .where(MatchResult.user_id == user.id)
+        .order_by(MatchResult.finished.desc(), MatchResult.id.desc())
     ).all()
-    games = [(row, row_status(row, now)) for row in rows]
-    by_difficulty: dict[str, dict[str, Any]] = {
-        level: {"matches": 0, "wins": 0, "points": 0, "win_rate": None} for level in DIFFICULTIES
-    }
-    counts = Counter(status for _, status in games)
+    every = [result for result, _ in rows]
+    counted = [result for result in every if result.status != Status.ABORTED]
+    statuses = Counter(result.status for result in counted)
     yaku: Counter[str] = Counter()
-    for game, status in games:
-        level = by_difficulty[game.difficulty]
-        level["matches"] += 1
-        level["wins"] += status == WON
-        level["points"] += game.points
-        yaku.update(game.yaku)
-    for level in by_difficulty.values():
-        level["win_rate"] = _rate(level["wins"], level["matches"])
+    for result in counted:
+        yaku.update(result.yaku)
     return {
-        "ratings": _ratings(db, user.id, games),
+        "ratings": _ratings(db, user.id, every),
         "name": user.name,
         "joined": user.created.isoformat(),
-        "points": sum(game.points for game, _ in games),
-        "matches": len(games),
-        "wins": counts[WON],
-        "losses": counts[LOST],
-        "draws": counts[DRAWN],
-        "resigned": counts[RESIGNED],
-        "win_rate": _rate(counts[WON], len(games)),
+        "points": sum(result.points for result in counted),
+        "matches": len(counted),
+        "wins": statuses[Status.WON],
+        # A loss by giving up is counted apart from one played out.
+        "losses": sum(r.status == Status.LOST and r.ending not in GIVEN_UP for r in counted),
+        "draws": statuses[Status.DRAWN],
+        "resigned": statuses[Status.RESIGNED]
+        + sum(r.status == Status.LOST and r.ending in GIVEN_UP for r in counted),
+        "aborted": len(every) - len(counted),
+        "win_rate": _rate(statuses[Status.WON], len(counted)),
         "min_matches": MIN_MATCHES,
-        "by_difficulty": by_difficulty,
+        "by_difficulty": {
+            level: _tally([r for r in counted if r.level == level]) for level in DIFFICULTIES
+        },
+        "by_opponent": {
+            kind.value: _tally([r for r in counted if r.opponent == kind]) for kind in Opponent
+        },
         "yaku": dict(sorted(yaku.items(), key=lambda item: (-item[1], item[0]))),
         "history": [
             {
-                "id": game.id,
-                "finished": finished_at(game).isoformat(),
-                "difficulty": game.difficulty,
-                "rules_name": game.rules_name,
-                "totals": [game.score, game.opponent_score],
-                "outcome": status,
-                "ranked": game.ranked,
-                "points": game.points,
-                "rating": None if game.rating_after is None else round(game.rating_after),
+                "id": result.match_id,
+                "finished": result.finished.isoformat(),
+                "opponent": result.opponent,
+                "opponent_name": opponent_name,
+                "table": result.opponent == Opponent.PERSON,
+                "seat": result.seat,
+                "difficulty": result.level,
+                "rules_name": result.rules_name,
+                "totals": [result.score, result.opponent_score],
+                "outcome": result.status,
+                "ending": result.ending,
+                "ranked": result.ranked,
+                "points": result.points,
+                "rating": None if result.rating_after is None else round(result.rating_after),
+                "rating_before": None
+                if result.rating_before is None
+                else round(result.rating_before),
             }
-            for game, status in games[:HISTORY_SIZE]
+            for result, opponent_name in rows[:HISTORY_SIZE]
         ],
     }
 
 
-def _ratings(db: Session, user_id: int, games: list[tuple[Game, str]]) -> dict[str, Any]:
+def _ratings(db: Session, user_id: int, results: list[MatchResult]) -> dict[str, Any]:
     """The player's rating in each rule set they played ranked, with its history
     (oldest first: the profile draws it as a graph)."""
     history: dict[str, list[dict[str, Any]]] = {}
-    for game, _ in reversed(games):
-        if game.rating_after is not None:
-            point = {"finished": finished_at(game).isoformat(), "rating": round(game.rating_after)}
-            history.setdefault(game.rules_name, []).append(point)
+    for result in reversed(results):
+        if result.rating_after is not None:
+            point = {"finished": result.finished.isoformat(), "rating": round(result.rating_after)}
+            history.setdefault(result.rules_name, []).append(point)
     return {
         row.rules_name: {
             "rating": round(row.mu),
@@ -204,7 +232,9 @@ def _ratings(db: Session, user_id: int, games: list[tuple[Game, str]]) -> dict[s
 
 
 def user_points(db: Session, user_id: int) -> int:
-    return int(
-        db.scalar(select(func.coalesce(func.sum(Game.points), 0)).where(Game.user_id == user_id))
-        or 0
+    total = db.scalar(
+        select(func.coalesce(func.sum(MatchResult.points), 0)).where(
+            MatchResult.user_id == user_id, COUNTED
+        )
     )
+    return int(total or 0)

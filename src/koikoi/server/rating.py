@@ -57,13 +57,21 @@ def rated(mu: float, sigma: float, level: str, score: float) -> tuple[float, flo
 
 
 def rated_pair(
-    first: tuple[float, float], second: tuple[float, float], score: float
+    first: tuple[float, float],
+    second: tuple[float, float],
+    score: float,
+    weight: float = 1.0,
 ) -> tuple[tuple[float, float], tuple[float, float]]:
     """Two players' ratings (mu, sigma) after a ranked match between them: ``score``
-    is the first player's, 1 for a win, 0.5 for a draw, 0 for a loss. Both move.
+    is the first player's, 1 for a win, 0.5 for a draw, 0 for a loss. Both move, by
+    ``weight`` of the model's move (mean and uncertainty alike: a result that counts
+    less also says less about either player).
 
     >>> (winner, _), (loser, _) = rated_pair((1500.0, 350.0), (1500.0, 350.0), 1.0)
     >>> winner > 1500.0 > loser
+    True
+    >>> (tenth, _), _ = rated_pair((1500.0, 350.0), (1500.0, 350.0), 1.0, 0.1)
+    >>> round(tenth - 1500.0, 6) == round((winner - 1500.0) / 10, 6)
     True
     """
     ranks = {1.0: [1.0, 2.0], 0.5: [1.0, 1.0], 0.0: [2.0, 1.0]}[score]
@@ -74,4 +82,13 @@ def rated_pair(
         ],
         ranks=ranks,
     )
-    return (a.mu, a.sigma), (b.mu, b.sigma)
+    return _toward(first, (a.mu, a.sigma), weight), _toward(second, (b.mu, b.sigma), weight)
+
+
+def _toward(
+    before: tuple[float, float], after: tuple[float, float], weight: float
+) -> tuple[float, float]:
+    return (
+        before[0] + (after[0] - before[0]) * weight,
+        before[1] + (after[1] - before[1]) * weight,
+    )

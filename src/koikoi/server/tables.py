@@ -27,17 +27,26 @@ from koikoi.players import make_player
 from koikoi.round import action_from_json, action_to_json
 from koikoi.rules import RuleSet
 from koikoi.server.accounts import SessionInfo
+from koikoi.server.errors import Refused
 from koikoi.server.games import (
     GameOverError,
     StaleActionError,
     apply_action,
+    parse_action,
     round_over_events,
-    rules_name,
+    yaku_made,
 )
+from koikoi.server.ranked import rules_name, seat_actions
+from koikoi.server.results import Ending, Finished, Opponent, Status, seat_status
 from koikoi.server.views import replay_steps, seat_event, seat_json
 
-OPEN, PLAYING, OVER = "open", "playing", "over"
-PLAYED, RESIGNED, FORFEIT, CANCELLED = "played", "resigned", "forfeit", "cancelled"
+OPEN, PLAYING, OVER = Status.OPEN, Status.PLAYING, Status.OVER
+PLAYED, RESIGNED, FORFEIT, CANCELLED = (
+    Ending.PLAYED,
+    Ending.RESIGNED,
+    Ending.FORFEIT,
+    Ending.CANCELLED,
+)
 MOVE_SECONDS = 30
 """Every preset's clock for one action; a friendly table may choose another."""
 MOVE_SECONDS_CHOICES = (15, 30, 60, 120)
@@ -53,12 +62,11 @@ def new_code() -> str:
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
 
 
-class TableError(ValueError):
+class TableError(Refused):
     """A refused request at a table; ``status`` is the HTTP status that says why."""
 
     def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
+        super().__init__(message, status=status)
 
 
 @dataclass(frozen=True)
@@ -93,14 +101,17 @@ class TableSession:
     seats: list[Seat | None]
     move_seconds: int
     version: int = 0
-    status: str = OPEN
-    ending: str | None = None
+    status: Status = OPEN
+    ending: Ending | None = None
     winner: int | None = None
     deadline: datetime | None = None
     timeouts: list[int] = field(default_factory=lambda: [0, 0])
     rematch: list[bool] = field(default_factory=lambda: [False, False])
     next_id: str | None = None
-    ratings: list[list[float]] | None = None
+    ratings: list[list[float] | None] | None = None
+    """Each seat's rating before and after the finished match, where it moved one."""
+    _made: tuple[int, tuple[int, int]] | None = field(default=None, repr=False, compare=False)
+    """Each seat's actions, counted at so many actions (see _actions_made)."""
 
     @classmethod
     def open(
@@ -201,8 +212,9 @@ class TableSession:
             )
         if self.match.turn != seat:
             raise StaleActionError("it is not your turn")
-        action = action_from_json(data)  # ValueError names a malformed action
-        events = apply_action(self.match, action, seat)  # IllegalActionError: the legal ones
+        events = apply_action(
+            self.match, parse_action(data), seat
+        )  # IllegalActionError: the legal ones
         self.timeouts[seat] = 0
         return self._moved(events, now)
 
@@ -274,8 +286,33 @@ class TableSession:
         playing = self.status == PLAYING
         self.deadline = now + timedelta(seconds=self.move_seconds) if playing else None
 
-    def _finish(self, ending: str, winner: int | None) -> None:
+    def _finish(self, ending: Ending, winner: int | None) -> None:
         self.status, self.ending, self.winner = OVER, ending, winner
+
+    def finished(self) -> Finished:
+        """The finished match as :func:`koikoi.server.results.finish` stores it."""
+        assert self.status == OVER
+        assert self.ending is not None
+        seats = [seat.user_id if seat is not None else None for seat in self.seats]
+        return Finished(
+            opponent=Opponent.PERSON,
+            match_id=self.id,
+            rules_name=self.rules_name,
+            ranked=self.ranked,
+            users=(seats[0], seats[1]),
+            winner=self.winner,
+            ending=self.ending,
+            totals=(self.match.totals[0], self.match.totals[1]),
+            yaku=(yaku_made(self.match, 0), yaku_made(self.match, 1)),
+            actions=self._actions_made(),
+        )
+
+    def _actions_made(self) -> tuple[int, int]:
+        """How many actions each seat has made (the record replayed once, then kept)."""
+        played = len(self.match.actions)
+        if self._made is None or self._made[0] != played:
+            self._made = (played, seat_actions(self.rules, self.seed, self.actions))
+        return self._made[1]
 
     def _over_event(self) -> dict[str, Any]:
         return {
@@ -288,16 +325,14 @@ class TableSession:
 
     # -- what a seat sees -----------------------------------------------------------
 
-    def outcome(self, seat: int) -> str:
-        """The match as ``seat`` sees its result: open, playing, won, lost, drawn, or
-        cancelled (closed before it began)."""
+    def outcome(self, seat: int) -> Status:
+        """The match as ``seat`` sees its result: open, playing, won, lost, drawn,
+        aborted (given up too soon to count), or cancelled (closed before it began)."""
         if self.status != OVER:
             return self.status
         if self.ending == CANCELLED:
-            return CANCELLED
-        if self.winner is None:
-            return "drawn"
-        return "won" if self.winner == seat else "lost"
+            return Status.CANCELLED
+        return seat_status(self.finished(), seat)
 
     def info(self, now: datetime, seat: int = 0) -> dict[str, Any]:
         """What anyone with the table's link may know: the rules, who sits where (from
@@ -315,8 +350,14 @@ class TableSession:
             "rules": self.rules.to_mapping(full=True),
             "rules_name": self.rules_name,
             "players": [
-                None if taken is None else {"name": taken.name, "guest": taken.user_id is None}
-                for taken in seats
+                None
+                if taken is None
+                else {
+                    "name": taken.name,
+                    "guest": taken.user_id is None,
+                    "rating": self.rating_change(number),
+                }
+                for number, taken in zip((seat, 1 - seat), seats, strict=True)
             ],
             "move_seconds": self.move_seconds,
             "clock": left,
@@ -325,6 +366,11 @@ class TableSession:
             "rematch": [self.rematch[seat], self.rematch[1 - seat]],
             "next": self.next_id,
         }
+
+    def rating_change(self, seat: int) -> dict[str, int] | None:
+        """``seat``'s rating before and after the finished match, if it moved one."""
+        moved = None if self.ratings is None else self.ratings[seat]
+        return None if moved is None else {"before": round(moved[0]), "after": round(moved[1])}
 
     def state(self, seat: int, now: datetime) -> dict[str, Any]:
         """The table as ``seat`` sees it: the API's game state (seats counted from the
@@ -335,6 +381,7 @@ class TableSession:
             "status": self.outcome(seat),
             "ranked": self.ranked,
             "points": 0,
+            "rating": self.rating_change(seat),
             "difficulty": None,
             "table": self.info(now, seat),
         }

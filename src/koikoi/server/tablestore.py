@@ -18,7 +18,7 @@ import random
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import astuple, dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
@@ -30,10 +30,12 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi.record import Record
 from koikoi.rules import PRESETS, RuleSet
-from koikoi.server.accounts import Clock, SessionInfo
-from koikoi.server.games import RANKED_PRESETS, GameOverError, StaleActionError
+from koikoi.server.accounts import Clock, SessionInfo, hold
+from koikoi.server.games import GameOverError, StaleActionError
 from koikoi.server.live import Broker
-from koikoi.server.rating import START, START_SIGMA, rated_pair
+from koikoi.server.ranked import RANKED_PRESETS, check_rankable
+from koikoi.server.rating import START
+from koikoi.server.results import SeatResult, finish, stored
 from koikoi.server.reviews import Reviews
 from koikoi.server.tables import (
     CANCELLED,
@@ -50,7 +52,7 @@ from koikoi.server.tables import (
 )
 from koikoi.server.thinking import Thinking
 from koikoi.store.models import QueueEntry, Rating, Table, TableReview, User
-from koikoi.store.rows import insert_new, table_of, update_where
+from koikoi.store.rows import table_of, update_where
 
 OPEN_FOR = timedelta(days=1)
 """A table nobody sits down at is closed after this long."""
@@ -173,9 +175,9 @@ class TableStore:
             ranked=ranked,
             move_seconds=self._clock_for(rules, ranked, move_seconds),
         )
-        self._check_rankable(table, owner)
-        self._check_room(owner)
-        self._insert(table)
+        if table.ranked:
+            check_rankable(table.rules_name, owner.user_id is not None)
+        self._insert(table, owner)
         return table
 
     def _clock_for(self, rules: RuleSet, ranked: bool, move_seconds: int | None) -> int:
@@ -191,53 +193,47 @@ class TableStore:
         return move_seconds
 
     @staticmethod
-    def _check_rankable(table: TableSession, owner: SessionInfo) -> None:
-        if not table.ranked:
-            return
-        if owner.user_id is None:
-            raise TableError(403, "sign in to open a ranked table")
-        if table.rules_name not in RANKED_PRESETS:
-            raise TableError(
-                422,
-                "only a preset as it stands can be ranked (house rules or another match"
-                f" length make it friendly); these rules are {table.rules_name!r}",
-            )
-
-    def _check_room(self, *owners: SessionInfo) -> None:
-        with self.sessions() as db:
-            for owner in owners:
-                count = db.scalar(
-                    select(func.count()).where(sat_at(owner), Table.status.in_((OPEN, PLAYING)))
+    def _check_room(db: Session, *owners: SessionInfo | Seat) -> None:
+        """Refuse (409) where a player already has as many tables open or in play as
+        one may; the caller holds their rows (see :func:`hold`)."""
+        for owner in owners:
+            count = tables_of(db, owner)
+            if count >= MAX_OPEN:
+                raise TableError(
+                    409,
+                    f"you have {count} tables open or in play, the most one player may"
+                    " have; finish or resign one first",
                 )
-                if count is not None and count >= MAX_OPEN:
-                    raise TableError(
-                        409,
-                        f"you have {count} tables open or in play, the most one player may"
-                        " have; finish or resign one first",
-                    )
 
-    def _insert(self, table: TableSession) -> None:
+    def _insert(self, table: TableSession, owner: SessionInfo) -> None:
         now = self.clock()
         for _ in range(5):  # a code already taken: draw another
             try:
                 with self.sessions.begin() as db:
+                    # Counted and added under the owner's lock: none slips past the limit.
+                    if not hold(db, owner.user_id, owner.id):
+                        raise TableError(403, "you were signed out meanwhile; reload")
+                    self._check_room(db, owner)
                     db.add(self._new_row(table, now))
                 return
             except IntegrityError:
-                with self.sessions() as db:
-                    if db.scalar(select(func.count()).where(Table.code == table.code)) == 0:
-                        raise TableError(403, "you were signed out meanwhile; reload") from None
                 table.code = new_code()
         raise TableError(503, "no free table code; try again")  # pragma: no cover
 
     def load(self, table_id: str, behind: TableSession | None = None) -> TableSession:
         """The table as stored (one query: the row and its players' names); its match
         is ``behind``'s, played on, where that is an older copy of it."""
+        found: list[SeatResult | None] = [None, None]
         with self.sessions() as db:
             row = db.connection().execute(LOAD, {"table_id": table_id}).one_or_none()
+            if row is not None and row.status == OVER and row.ranked:
+                found = stored(db, table_id, [0, 1])
         if row is None:
             raise TableError(404, f"no table {table_id!r}")
-        return restore_table(row, [row.name0, row.name1], behind)
+        table = restore_table(row, [row.name0, row.name1], behind)
+        if table.status == OVER and table.ranked:
+            table.ratings = moved_ratings(found)
+        return table
 
     def review(self, table_id: str, seat: int) -> dict[str, Any]:
         """The coach's review of ``seat`` (0: who opened the table) in a finished match
@@ -404,9 +400,13 @@ class TableStore:
         raise StaleActionError("the table keeps changing; reload the table")
 
     def _open_rematch(self, table: TableSession, db: Session) -> None:
-        """Within the write of the second offer: the new table, both seats taken."""
+        """Within the write of the second offer: the new table, both seats taken (each
+        player held and counted against their limit of tables first)."""
         host, guest = table.seats
         if table.next_id is not None and host is not None and guest is not None:
+            for seat in (host, guest):
+                hold(db, seat.user_id, seat.session_id)
+            self._check_room(db, host, guest)
             self._open_between(
                 db, table.next_id, table.rules, host, guest, table.ranked, table.move_seconds
             )
@@ -495,8 +495,8 @@ class TableStore:
                 )
             if before is not None:
                 before(table, db)
-            if table.status == OVER and table.ranked and not was_over:
-                self._rate(db, table)
+            if table.status == OVER and not was_over and table.ending != CANCELLED:
+                table.ratings = moved_ratings(finish(db, table.finished(), now))
         views = table.views(events, now)
         # Each seat's WebSocket message, written once here rather than by every process
         # that passes it on (or by the mover's socket, which answers with its own).
@@ -504,28 +504,6 @@ class TableStore:
         message = {"version": table.version, "updates": updates, "table": news_of(table, actions)}
         self.broker.publish(table_channel(table.id), message)
         return Change(table, events, views, updates)
-
-    def _rate(self, db: Session, table: TableSession) -> None:
-        """A ranked match between two accounts has just ended: move both ratings."""
-        users = [seat.user_id if seat is not None else None for seat in table.seats]
-        if None in users:
-            return
-        first = {"rules_name": table.rules_name, "mu": START, "sigma": START_SIGMA, "matches": 0}
-        insert_new(db, Rating, [{**first, "user_id": user} for user in users])
-        rows = db.scalars(
-            select(Rating)
-            .where(Rating.user_id.in_(users), Rating.rules_name == table.rules_name)
-            .with_for_update()
-        ).all()
-        rows = sorted(rows, key=lambda row: users.index(row.user_id))
-        score = 0.5 if table.winner is None else 1.0 - table.winner
-        before = [(row.mu, row.sigma) for row in rows]
-        after = rated_pair(before[0], before[1], score)
-        for row, (mu, sigma) in zip(rows, after, strict=True):
-            row.mu, row.sigma = mu, sigma
-            row.matches += 1
-        table.ratings = [[before[s][0], after[s][0]] for s in (0, 1)]
-        db.execute(update(Table).where(Table.id == table.id).values(ratings=table.ratings))
 
     def _new_row(self, table: TableSession, now: datetime) -> Table:
         return Table(
@@ -576,6 +554,8 @@ class TableStore:
         now = self.clock()
         rating = START
         with self.sessions.begin() as db:
+            hold(db, owner.user_id, owner.id)
+            self._check_room(db, owner)
             db.execute(delete(QueueEntry).where(queued(owner)))  # joining again: a new wait
             if owner.user_id is not None:
                 found = db.get(Rating, (owner.user_id, preset))
@@ -679,12 +659,26 @@ class TableStore:
                 return False
             other = min(fits, key=lambda o: abs(o.rating - entry.rating))
             first, second = sorted((entry, other), key=lambda e: e.joined)
+            seats = queue_seat(db, first), queue_seat(db, second)
+            # Both players held (in one order, so two pairings never wait on each
+            # other) and counted: a pairing never takes a player past the tables one
+            # may have (some opened while waiting). Such a player leaves the queue.
+            for seat in sorted(seats, key=lambda s: (s.user_id or 0, s.session_id or "")):
+                hold(db, seat.user_id, seat.session_id)
+            full = [
+                e
+                for e, seat in zip((first, second), seats, strict=True)
+                if tables_of(db, seat) >= MAX_OPEN
+            ]
+            if full:
+                for gone in full:
+                    db.delete(gone)
+                return False
             table = self._open_between(
                 db,
                 secrets.token_urlsafe(16),
                 PRESETS[entry.rules_name],
-                queue_seat(db, first),
-                queue_seat(db, second),
+                *seats,
                 entry.ranked,
                 MOVE_SECONDS,
             )
@@ -698,11 +692,18 @@ def queue_seat(db: Session, entry: QueueEntry) -> Seat:
     return Seat(entry.user_id, entry.session_id, name)
 
 
-def sat_at(owner: SessionInfo) -> Any:
-    """Tables where the owner holds a seat."""
+def tables_of(db: Session, owner: SessionInfo | Seat) -> int:
+    """How many tables the owner holds a seat at, open or in play."""
+    count = db.scalar(select(func.count()).where(sat_at(owner), Table.status.in_((OPEN, PLAYING))))
+    return count or 0
+
+
+def sat_at(owner: SessionInfo | Seat) -> Any:
+    """Tables where the owner (a browser's session, or a seat's player) holds a seat."""
     if owner.user_id is not None:
         return or_(Table.seat0_user_id == owner.user_id, Table.seat1_user_id == owner.user_id)
-    return or_(Table.seat0_session_id == owner.id, Table.seat1_session_id == owner.id)
+    session = owner.id if isinstance(owner, SessionInfo) else owner.session_id
+    return or_(Table.seat0_session_id == session, Table.seat1_session_id == session)
 
 
 def queued(owner: SessionInfo) -> Any:
@@ -777,5 +778,10 @@ def restore_table(
         timeouts=list(row.timeouts),
         rematch=list(row.rematch),
         next_id=row.next_id,
-        ratings=row.ratings,
     )
+
+
+def moved_ratings(results: Sequence[SeatResult | None]) -> list[list[float] | None] | None:
+    """Each seat's rating before and after a finished match, as a table keeps them."""
+    moved = [None if r is None or r.rating is None else list(r.rating) for r in results]
+    return None if moved == [None, None] else moved

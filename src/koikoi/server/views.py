@@ -13,14 +13,9 @@ from koikoi.cards import CARDS, KIND_MASKS, SLUGS, CardSet, slugs
 from koikoi.match import Match
 from koikoi.round import CAPTURE_BASE, KOIKOI, STOP, Phase, Round, action_from_json, action_to_json
 from koikoi.rules import FIELDS, PRESETS, RuleSet
-from koikoi.server.games import (
-    COMPUTER,
-    HUMAN,
-    PLAYING,
-    GameSession,
-    move_event,
-    rules_name,
-)
+from koikoi.server.games import COMPUTER, HUMAN, GameSession, move_event
+from koikoi.server.ranked import rules_name
+from koikoi.server.results import Status
 from koikoi.yaku import koikoi_bonus, multiplier, multipliers, progress, scorer_for
 
 T = TypeVar("T")
@@ -39,11 +34,12 @@ def state_json(session: GameSession) -> dict[str, Any]:
         "status": session.status,
         "ranked": session.ranked,
         "points": session.points,
+        "rating": None if session.result is None else session.result.rating_json(),
         "difficulty": session.difficulty,
         **seat_json(
             session.match,
             HUMAN,
-            playing=session.status == PLAYING,
+            playing=session.status == Status.PLAYING,
             winner=COMPUTER if session.resigned else session.match.winner,
         ),
     }

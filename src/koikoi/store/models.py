@@ -1,9 +1,11 @@
 """The tables, as SQLAlchemy models.
 
-A game row is its record (rules, seed, actions) plus what the leaderboard reads
-without replaying it (status, final totals, points). ``version`` counts the actions
-taken (and a resignation): a write names the version it read, so of two requests
-racing on one game only the first lands.
+A match's row (a game against the computer, a table between people) is its record
+(rules, seed, actions) and where it stands; ``version`` counts the changes made to it
+(actions, a resignation), and a write names the version it read, so of two requests
+racing on one match only the first lands. What a finished match meant for each
+player (result, ranking points, rating) is a :class:`MatchResult` of its own, which
+profiles and boards read without replaying anything.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from sqlalchemy import (
     MetaData,
     String,
     TypeDecorator,
+    UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -106,17 +109,6 @@ class Game(Base):
     version: Mapped[int] = mapped_column(Integer)
     status: Mapped[str] = mapped_column(String(10))
     ranked: Mapped[bool] = mapped_column(Boolean)
-    # Match totals can outgrow 32 bits under house rules that double per call; the rule
-    # set's bounds keep them within 64.
-    score: Mapped[int] = mapped_column(BigInteger, default=0)
-    opponent_score: Mapped[int] = mapped_column(BigInteger, default=0)
-    points: Mapped[int] = mapped_column(Integer, default=0)
-    """Ranking points the match earned (awarded once, when the server saw it won)."""
-    yaku: Mapped[dict[str, int]] = mapped_column(JSON, default=dict)
-    """How many rounds the player won with each yaku: the profile's statistics."""
-    rating_before: Mapped[float | None] = mapped_column(Float)
-    rating_after: Mapped[float | None] = mapped_column(Float)
-    """The player's rating in the match's rule set around a finished ranked match."""
     created: Mapped[datetime] = mapped_column(UTCDateTime())
     updated: Mapped[datetime] = mapped_column(UTCDateTime())
     finished: Mapped[datetime | None] = mapped_column(UTCDateTime())
@@ -171,8 +163,6 @@ class Table(Base):
     """Which seats, once the match is over, have offered to play again."""
     next_id: Mapped[str | None] = mapped_column(String(32))
     """The rematch's table, once both seats wanted one."""
-    ratings: Mapped[list[list[float]] | None] = mapped_column(JSON)
-    """Each seat's rating before and after a finished ranked match."""
     created: Mapped[datetime] = mapped_column(UTCDateTime())
     updated: Mapped[datetime] = mapped_column(UTCDateTime())
     finished: Mapped[datetime | None] = mapped_column(UTCDateTime())
@@ -199,6 +189,60 @@ class QueueEntry(Base):
     seen: Mapped[datetime] = mapped_column(UTCDateTime())
     """When the player's page last asked: a page that stopped asking has left."""
     table_id: Mapped[str | None] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
+
+
+class MatchResult(Base):
+    """What a finished match meant for one seated account (koikoi.server.results):
+    written once, by one function, in the transaction that stores the ending."""
+
+    __tablename__ = "match_results"
+    __table_args__ = (
+        UniqueConstraint("match_id", "seat"),
+        Index("ix_match_results_user_id_finished", "user_id", "finished"),
+        Index("ix_match_results_rules_name_ranked", "rules_name", "ranked"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(String(32))
+    """The game's or the table's id."""
+    seat: Mapped[int] = mapped_column(Integer)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    opponent: Mapped[str] = mapped_column(String(10))
+    """``computer``, ``person`` or ``practice``."""
+    opponent_id: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id", ondelete="SET NULL"), index=True
+    )
+    """The other seat's account, between people (None: a guest, or gone)."""
+    level: Mapped[str | None] = mapped_column(String(10))
+    """The computer's level, against the computer."""
+    rules_name: Mapped[str] = mapped_column(String(20))
+    ranked: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(10))
+    """``won``, ``lost``, ``drawn``, ``resigned`` or ``aborted`` (counts in no total)."""
+    ending: Mapped[str] = mapped_column(String(10))
+    # Match totals can outgrow 32 bits under house rules that double per call; the rule
+    # set's bounds keep them within 64.
+    score: Mapped[int] = mapped_column(BigInteger)
+    opponent_score: Mapped[int] = mapped_column(BigInteger)
+    points: Mapped[int] = mapped_column(Integer)
+    """Ranking points the match earned (awarded once, when the server saw it won)."""
+    rating_before: Mapped[float | None] = mapped_column(Float)
+    rating_after: Mapped[float | None] = mapped_column(Float)
+    """The rating in the match's rule set around it, where it moved one."""
+    yaku: Mapped[dict[str, int]] = mapped_column(JSON)
+    """How many rounds the player won with each yaku: the profile's statistics."""
+    finished: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class SignUp(Base):
+    """An account made from an address, kept an hour: sign-up is throttled per address."""
+
+    __tablename__ = "sign_ups"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    address: Mapped[str] = mapped_column(String(64), index=True)
+    """The address's SHA-256 (none is stored)."""
+    at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
 
 
 class Rating(Base):

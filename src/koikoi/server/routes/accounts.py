@@ -27,7 +27,7 @@ from koikoi.server.context import (
     Strict,
     set_cookie,
 )
-from koikoi.server.games import POINTS_PRESETS, RANKED_PRESETS, RANKING_POINTS
+from koikoi.server.ranked import POINTS_PRESETS, RANKED_PRESETS, RANKING_POINTS
 from koikoi.store.models import Game, User
 
 router = APIRouter(prefix="/api", tags=["accounts"])

@@ -8,7 +8,8 @@ from fastapi import APIRouter, HTTPException, Query
 
 from koikoi.server import ranking
 from koikoi.server.context import Browser, Parts
-from koikoi.server.games import RANKED_PRESETS, Difficulty
+from koikoi.server.games import Difficulty
+from koikoi.server.ranked import RANKED_PRESETS
 from koikoi.server.rating import COMPUTER_RATINGS, RATED_SIGMA
 
 router = APIRouter(prefix="/api", tags=["boards"])
@@ -34,7 +35,6 @@ def leaderboard(
     with parts.database() as db:
         rows, you, more = ranking.leaderboard(
             db,
-            parts.clock(),
             rules_name=rules,
             difficulty=None if difficulty == "all" else difficulty,
             sort=sort,
@@ -60,7 +60,7 @@ def leaderboard(
 def player(name: str, parts: Parts) -> dict[str, Any]:
     """A player's profile: totals, win rate by level, yaku made, recent matches."""
     with parts.database() as db:
-        found = ranking.profile(db, parts.clock(), name)
+        found = ranking.profile(db, name)
     if found is None:
         raise HTTPException(404, f"no player {name!r}")
     return found

@@ -7,23 +7,12 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Path, Response
 from pydantic import Field
 
-from koikoi.round import IllegalActionError
-from koikoi.rules import RulesError, RuleSet
+from koikoi.rules import RuleSet
 from koikoi.server.boundary import error_responses
 from koikoi.server.context import Browser, Checked, Parts, Strict
-from koikoi.server.games import PLAYING, Difficulty, GameOverError, StaleActionError
-from koikoi.server.gamestore import (
-    GameNotFoundError,
-    MatchNotOverError,
-    NotRankableError,
-    OwnerGoneError,
-    PracticeRecordError,
-    RankedMatchError,
-    TooManyGamesError,
-    TooManySavesError,
-    restore,
-    row_status,
-)
+from koikoi.server.games import Difficulty
+from koikoi.server.gamestore import restore, row_status
+from koikoi.server.results import Status
 from koikoi.server.views import cards_catalog, replay_json, rules_catalog, state_json, summary_json
 from koikoi.store.models import Game, User
 
@@ -97,19 +86,9 @@ def new_game(body: NewGame, parts: Parts, info: Checked) -> dict[str, Any]:
     """Start a match against the computer: ranked (it moves the player's rating, and a
     win earns ranking points) only for a signed-in player under a preset as it
     stands, friendly otherwise."""
-    try:
-        ruleset = RuleSet.from_mapping(body.rules)
-    except RulesError as error:
-        raise HTTPException(422, str(error)) from None
+    ruleset = RuleSet.from_mapping(body.rules)
     seed = parts.seeds.getrandbits(48)
-    try:
-        game, events = parts.games.create(info, ruleset, body.difficulty, seed, body.ranked)
-    except (RulesError, NotRankableError) as error:  # rules the engine cannot deal, too
-        raise HTTPException(422, str(error)) from None
-    except OwnerGoneError as error:
-        raise HTTPException(403, str(error)) from None
-    except TooManyGamesError as error:
-        raise HTTPException(409, str(error)) from None
+    game, events = parts.games.create(info, ruleset, body.difficulty, seed, body.ranked)
     return {"state": state_json(game), "events": events}
 
 
@@ -134,16 +113,9 @@ def save_practice(
         raise HTTPException(
             422, "a practice match is never ranked: the device dealt it, so it knew the stock"
         )
-    try:
-        game_id, new = parts.games.save_practice(
-            info.user_id, body.record(), body.difficulty, body.resigned
-        )
-    except PracticeRecordError as error:
-        raise HTTPException(422, str(error)) from None
-    except OwnerGoneError as error:
-        raise HTTPException(403, str(error)) from None
-    except TooManySavesError as error:
-        raise HTTPException(429, str(error), headers={"Retry-After": "60"}) from None
+    game_id, new = parts.games.save_practice(
+        info.user_id, body.record(), body.difficulty, body.resigned
+    )
     if not new:
         response.status_code = 200
     return {"id": game_id, "saved": new}
@@ -158,35 +130,20 @@ def my_games(parts: Parts, info: Browser) -> dict[str, Any]:
 
 @router.get("/games/{game_id}")
 def get_game(game_id: GameId, parts: Parts, info: Browser) -> dict[str, Any]:
-    try:
-        return {"state": state_json(parts.games.load(game_id, info))}
-    except GameNotFoundError as error:
-        raise HTTPException(404, str(error)) from None
+    return {"state": state_json(parts.games.load(game_id, info))}
 
 
 @router.post("/games/{game_id}/actions")
 def act(game_id: GameId, body: Move, parts: Parts, info: Checked) -> dict[str, Any]:
     """Play a move; answers, once it is stored, the new state and the events to animate."""
-    try:
-        game, events = parts.games.act(game_id, info, body.action, body.version)
-    except GameNotFoundError as error:
-        raise HTTPException(404, str(error)) from None
-    except (StaleActionError, GameOverError) as error:
-        raise HTTPException(409, str(error)) from None
-    except (IllegalActionError, ValueError) as error:
-        raise HTTPException(400, str(error)) from None
+    game, events = parts.games.act(game_id, info, body.action, body.version)
     return {"state": state_json(game), "events": events}
 
 
 @router.post("/games/{game_id}/resign")
 def resign(game_id: GameId, parts: Parts, info: Checked) -> dict[str, Any]:
     """Give the match up: it counts as lost."""
-    try:
-        game, events = parts.games.resign(game_id, info)
-    except GameNotFoundError as error:
-        raise HTTPException(404, str(error)) from None
-    except (StaleActionError, GameOverError) as error:
-        raise HTTPException(409, str(error)) from None
+    game, events = parts.games.resign(game_id, info)
     return {"state": state_json(game), "events": events}
 
 
@@ -195,14 +152,7 @@ def hint(game_id: GameId, parts: Parts, info: Browser) -> dict[str, Any]:
     """The coach's advice for the player's move in a practice (unranked) match: the
     move the expert prefers and why, the runner-up and what it gives away, and at a
     stop-or-koi-koi decision the risk meter. Worked out from what the player can see."""
-    try:
-        game, advice = parts.games.advice(game_id, info)
-    except GameNotFoundError as error:
-        raise HTTPException(404, str(error)) from None
-    except RankedMatchError as error:
-        raise HTTPException(403, str(error)) from None
-    except (StaleActionError, GameOverError) as error:
-        raise HTTPException(409, str(error)) from None
+    game, advice = parts.games.advice(game_id, info)
     return {"version": game.version, **advice}
 
 
@@ -211,12 +161,7 @@ def review(game_id: GameId, parts: Parts) -> dict[str, Any]:
     """The coach's review of a finished match (public, like the replay): each of the
     player's decisions against the expert's best, marked good, inaccuracy or mistake
     by the match win chance it gave away, and the biggest swings of that chance."""
-    try:
-        return parts.games.review(game_id)
-    except GameNotFoundError as error:
-        raise HTTPException(404, str(error)) from None
-    except MatchNotOverError as error:
-        raise HTTPException(409, str(error)) from None
+    return parts.games.review(game_id)
 
 
 @router.get("/games/{game_id}/replay")
@@ -227,7 +172,7 @@ def replay(game_id: GameId, parts: Parts) -> dict[str, Any]:
         row = db.get(Game, game_id)
         if row is None:
             raise HTTPException(404, f"no game {game_id!r}")
-        if row_status(row, now) == PLAYING:
+        if row_status(row, now) == Status.PLAYING:
             raise HTTPException(409, "the match is still being played; replays come after")
         player = db.get(User, row.user_id) if row.user_id is not None else None
     return replay_json(restore(row, now), player.name if player else None)

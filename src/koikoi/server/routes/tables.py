@@ -22,15 +22,23 @@ from fastapi.responses import JSONResponse
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from koikoi.round import IllegalActionError
-from koikoi.rules import RulesError, RuleSet
+from koikoi.rules import RuleSet
 from koikoi.server.accounts import SessionInfo
 from koikoi.server.boundary import MessageError, parsed_message
 from koikoi.server.context import COOKIE, Browser, Checked, Parts, Services, Strict, kept
-from koikoi.server.games import GameOverError, StaleActionError
+from koikoi.server.errors import DOMAIN_ERRORS, answer_of
+from koikoi.server.games import StaleActionError
 from koikoi.server.live import ENDED, session_channel
-from koikoi.server.tables import CANCELLED, CODE_LENGTH, CODE_PATTERN, TableError, TableSession
-from koikoi.server.tablestore import Change, table_channel
+from koikoi.server.tables import (
+    CANCELLED,
+    CODE_LENGTH,
+    CODE_PATTERN,
+    OPEN,
+    OVER,
+    TableError,
+    TableSession,
+)
+from koikoi.server.tablestore import table_channel
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -81,10 +89,6 @@ class QueueJoin(Strict):
     preset: str = Field(default="classic", description="The preset to play a quick match under.")
 
 
-def refused(error: TableError) -> HTTPException:
-    return HTTPException(error.status, str(error))
-
-
 def seated_view(parts: Services, table: TableSession, seat: int) -> dict[str, Any]:
     return {"state": table.state(seat, parts.clock())}
 
@@ -93,18 +97,8 @@ def seated_view(parts: Services, table: TableSession, seat: int) -> dict[str, An
 def open_table(body: NewTable, parts: Parts, info: Checked) -> dict[str, Any]:
     """Open a table for a friend: share its link or its code; the match begins when
     they sit down."""
-    try:
-        rules = RuleSet.from_mapping(body.rules)
-        table = parts.tables.create(
-            info,
-            rules,
-            ranked=body.ranked,
-            move_seconds=body.move_seconds,
-        )
-    except RulesError as error:
-        raise HTTPException(422, str(error)) from None
-    except TableError as error:
-        raise refused(error) from None
+    rules = RuleSet.from_mapping(body.rules)
+    table = parts.tables.create(info, rules, ranked=body.ranked, move_seconds=body.move_seconds)
     return seated_view(parts, table, 0)
 
 
@@ -118,11 +112,8 @@ def my_tables(parts: Parts, info: Browser) -> dict[str, Any]:
 def table_replay(table_id: TableId, parts: Parts) -> dict[str, Any]:
     """A finished match between two people, every card face up, step by step (public,
     like the replays of matches against the computer)."""
-    try:
-        table = parts.tables.load(table_id)
-    except TableError as error:
-        raise refused(error) from None
-    if table.status != "over" or table.ending == "cancelled":
+    table = parts.tables.load(table_id)
+    if table.status != OVER or table.ending == CANCELLED:
         raise HTTPException(409, "the match is still being played; replays come after")
     return table.replay()
 
@@ -136,19 +127,13 @@ def table_review(
     """The coach's review of one player's decisions in a finished match between people
     (public, like the replay): against the expert's best, from what that player could
     see, marked by the match win chance each gave away."""
-    try:
-        return parts.tables.review(table_id, seat)
-    except TableError as error:
-        raise refused(error) from None
+    return parts.tables.review(table_id, seat)
 
 
 @router.get("/tables/code/{code}")
 def find_table(code: TableCode, parts: Parts) -> dict[str, Any]:
     """The table a code names (its id, for the link)."""
-    try:
-        return {"id": parts.tables.find(code)}
-    except TableError as error:
-        raise refused(error) from None
+    return {"id": parts.tables.find(code)}
 
 
 @router.get("/tables/{table_id}")
@@ -162,14 +147,11 @@ def get_table(table_id: TableId, parts: Parts, info: Browser) -> dict[str, Any]:
             return seated_view(parts, table, seat)
         if table.ending == CANCELLED:
             raise HTTPException(410, "this table was closed before anyone sat down at it")
-        if table.status != "open":
+        if table.status != OPEN:
             raise HTTPException(403, "this table is full: two players already sit at it")
         return {"state": None, "table": table.info(parts.clock())}
 
-    try:
-        return parts.tables.current(table_id, view)
-    except TableError as error:
-        raise refused(error) from None
+    return parts.tables.current(table_id, view)
 
 
 @router.post("/tables/{table_id}/seat")
@@ -177,8 +159,6 @@ def sit(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any]:
     """Sit down at an open table: the match begins."""
     try:
         change = parts.tables.sit(table_id, info)
-    except TableError as error:
-        raise refused(error) from None
     except StaleActionError:
         raise HTTPException(409, "this table is full: two players already sit at it") from None
     return change.views[1]
@@ -189,8 +169,6 @@ def close_table(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any
     """Close a table nobody has sat down at yet (only its host)."""
     try:
         change = parts.tables.cancel(table_id, info)
-    except TableError as error:
-        raise refused(error) from None
     except StaleActionError:
         raise HTTPException(409, "someone sat down meanwhile: the match has begun") from None
     return change.views[0]
@@ -201,34 +179,16 @@ def table_act(table_id: TableId, body: TableMove, parts: Parts, info: Checked) -
     """Play a move at a table; answers, once it is stored, the mover's new state and the
     events to animate (the opponent hears of it on their WebSocket). A page with the
     table's WebSocket open sends its moves there instead: see ``/live``."""
-    change = moved(parts, table_id, info, body)
+    change = parts.tables.act(table_id, info, body.action, body.version, body.seat)
     # The view is plain JSON already: written out directly, it skips FastAPI's encoder,
     # which would walk it again (a third of a millisecond, on the busiest route).
     return JSONResponse(change.views[change.table.seated(info)])
 
 
-def moved(parts: Services, table_id: str, info: SessionInfo, body: TableMove) -> Change:
-    """The move made, or its refusal as the HTTP error that answers it (over HTTP or
-    the WebSocket alike)."""
-    try:
-        return parts.tables.act(table_id, info, body.action, body.version, body.seat)
-    except TableError as error:
-        raise refused(error) from None
-    except (StaleActionError, GameOverError) as error:
-        raise HTTPException(409, str(error)) from None
-    except (IllegalActionError, ValueError) as error:
-        raise HTTPException(400, str(error)) from None
-
-
 @router.post("/tables/{table_id}/resign")
 def table_resign(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any]:
     """Give the match up: the opponent wins it."""
-    try:
-        change = parts.tables.resign(table_id, info)
-    except TableError as error:
-        raise refused(error) from None
-    except (StaleActionError, GameOverError) as error:
-        raise HTTPException(409, str(error)) from None
+    change = parts.tables.resign(table_id, info)
     return change.views[change.table.seated(info)]
 
 
@@ -236,14 +196,9 @@ def table_resign(table_id: TableId, parts: Parts, info: Checked) -> dict[str, An
 def rematch(table_id: TableId, parts: Parts, info: Checked) -> dict[str, Any]:
     """Offer to play again (or accept the opponent's offer): once both want it, a new
     table opens for the two of them, its id in ``state.table.next``."""
-    try:
-        return parts.tables.rematch(
-            table_id, info, lambda table: seated_view(parts, table, table.seated(info))
-        )
-    except TableError as error:
-        raise refused(error) from None
-    except StaleActionError as error:
-        raise HTTPException(409, str(error)) from None
+    return parts.tables.rematch(
+        table_id, info, lambda table: seated_view(parts, table, table.seated(info))
+    )
 
 
 @router.post("/queue")
@@ -251,10 +206,7 @@ def join_queue(body: QueueJoin, parts: Parts, info: Checked) -> dict[str, Any]:
     """Wait for a quick match against a player of about one's rating under a preset
     (ranked when signed in; guests play guests, friendly). Ask ``GET /api/queue``
     until it answers ``paired``; the range widens as one waits."""
-    try:
-        return parts.tables.join_queue(info, body.preset)
-    except TableError as error:
-        raise refused(error) from None
+    return parts.tables.join_queue(info, body.preset)
 
 
 @router.get("/queue")
@@ -450,7 +402,8 @@ def _socket_move(parts: Services, held: SocketSession, table_id: str, text: str)
     if not held.checked(parts):
         return refusal(403, SESSION_ENDED, close=True)
     try:
-        change = moved(parts, table_id, held.info, move)
-    except HTTPException as error:
-        return refusal(error.status_code, str(error.detail))
+        change = parts.tables.act(table_id, held.info, move.action, move.version, move.seat)
+    except DOMAIN_ERRORS as error:
+        status, detail, _ = answer_of(error)
+        return refusal(status, detail)
     return SocketAnswer(change.updates[change.table.seated(held.info)], change.table.version)
