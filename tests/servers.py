@@ -3,6 +3,7 @@ the test moves, and clients that carry their CSRF token."""
 
 from __future__ import annotations
 
+import itertools
 import random
 import socket
 import subprocess
@@ -79,8 +80,16 @@ def close_apps() -> None:
         _engines.pop().dispose()
 
 
-def browser(app: FastAPI, address: str = "testclient") -> TestClient:
-    """A new browser on the app, holding its session's CSRF token like the page does."""
+_addresses = itertools.count(1)
+
+
+def browser(app: FastAPI, address: str | None = None) -> TestClient:
+    """A new browser on the app, holding its session's CSRF token like the page does;
+    each from an address of its own unless ``address`` says (as people are: sign-ups
+    and sign-ins are counted per address)."""
+    if address is None:
+        number = next(_addresses)
+        address = f"10.{number >> 16 & 255}.{number >> 8 & 255}.{number & 255}"
     client = TestClient(app, client=(address, 50000))
     refresh_csrf(client)
     return client

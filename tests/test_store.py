@@ -3,6 +3,7 @@ the ``koikoi db`` commands."""
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import sqlite3
@@ -25,10 +26,12 @@ from sqlalchemy.exc import OperationalError
 
 from conftest import POSTGRESQL
 from koikoi.cli import cli
+from koikoi.match import Match
 from koikoi.record import Record, replay
+from koikoi.round import action_to_json
 from koikoi.rules import RuleSet
 from koikoi.server.gamestore import OwnerGoneError
-from koikoi.server.rating import START, START_SIGMA, rated
+from koikoi.server.rating import START, START_SIGMA, rated, rated_pair
 from koikoi.server.views import state_json
 from koikoi.store.database import (
     Database,
@@ -532,3 +535,112 @@ def test_a_database_file_that_cannot_be_written_is_refused(tmp_path: Path, suffi
         locked.chmod(0o644)
     assert repr(str(locked)) in message
     assert "not writable" in message
+
+
+def test_release_0_6_3_data_gets_one_result_per_player(database_url: str) -> None:
+    """A database 0.6.3 made (revision 0004): every finished match, against the computer
+    and between people, gets its players' results; a ranked match between people
+    given up at once is aborted; ratings are computed again in finishing order, the
+    matches between people included."""
+    engine = make_engine(database_url)
+    upgrade(engine, "0004")
+    rules = RuleSet.from_mapping({"preset": "single-deal"})
+    played_out = Match(rules, 11)
+    while not played_out.is_over:
+        played_out.apply(played_out.legal_actions()[0])
+    actions = [action_to_json(action) for action in played_out.actions]
+    at = [f"2026-12-0{day} 12:00:00+00:00" for day in range(1, 5)]
+    with engine.begin() as connection:
+        for user, name in ((1, "aki"), (2, "ben")):
+            connection.execute(
+                text(
+                    "INSERT INTO users (id, name, name_key, password_hash, created)"
+                    " VALUES (:id, :name, :name, 'x', :when)"
+                ),
+                {"id": user, "name": name, "when": at[0]},
+            )
+        game = (
+            "INSERT INTO games (id, user_id, difficulty, rules, rules_name, seed, actions,"
+            " version, status, ranked, score, opponent_score, points, yaku, created, updated,"
+            " finished) VALUES (:id, 1, 'normal', '{}', 'classic', 7, '[]', 1, :status,"
+            " :ranked, 40, 3, :points, '{\"tane\": 1}', :when, :updated, :when)"
+        )
+        for game_id, status, ranked, points, when, updated in (
+            ("won", "won", True, 30, at[0], at[0]),
+            ("pr-practice", "lost", False, 0, at[1], at[1]),
+            ("left", "resigned", True, 0, at[3], "2026-11-20 12:00:00+00:00"),
+        ):
+            connection.execute(
+                text(game),
+                {
+                    "id": game_id,
+                    "status": status,
+                    "ranked": ranked,
+                    "points": points,
+                    "when": when,
+                    "updated": updated,
+                },
+            )
+        table = (
+            "INSERT INTO tables (id, code, rules, rules_name, ranked, seed, actions, version,"
+            " status, ending, winner, seat0_user_id, seat1_user_id, move_seconds, timeouts,"
+            " rematch, created, updated, finished) VALUES (:id, :code, :rules, 'single-deal',"
+            " true, 11, :actions, 9, 'over', :ending, :winner, 1, 2, 30, '[0, 0]',"
+            " '[false, false]', :when, :when, :when)"
+        )
+        for table_id, code, moves, ending, winner, when in (
+            ("whole", "AAAAAA", actions, "played", played_out.winner, at[1]),
+            ("quick", "BBBBBB", [], "resigned", 0, at[2]),
+        ):
+            connection.execute(
+                text(table),
+                {
+                    "id": table_id,
+                    "code": code,
+                    "rules": json.dumps(rules.to_mapping()),
+                    "actions": json.dumps(moves),
+                    "ending": ending,
+                    "winner": winner,
+                    "when": when,
+                },
+            )
+    upgrade(engine)
+    with engine.connect() as connection:
+        assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        results = {
+            (row.match_id, row.user_id): row
+            for row in connection.execute(select(MatchResult)).all()
+        }
+        ratings = {
+            (row.user_id, row.rules_name): row.mu
+            for row in connection.execute(select(Rating)).all()
+        }
+    assert sorted(results) == [
+        ("left", 1),
+        ("pr-practice", 1),
+        ("quick", 1),
+        ("quick", 2),
+        ("whole", 1),
+        ("whole", 2),
+        ("won", 1),
+    ]
+    assert (results["won", 1].status, results["won", 1].points) == ("won", 30)
+    assert results["won", 1].yaku == {"tane": 1}
+    assert (results["pr-practice", 1].opponent, results["pr-practice", 1].ranked) == (
+        "practice",
+        False,
+    )
+    assert results["left", 1].ending == "abandoned"  # stored a week after its last move
+    assert {results["quick", user].status for user in (1, 2)} == {"aborted"}
+    assert results["quick", 1].rating_after is None
+    whole = results["whole", 1]
+    assert (whole.opponent, whole.opponent_id, whole.score) == ("person", 2, played_out.totals[0])
+    # Classic: won against normal, then the abandoned match lost, in that order.
+    won = rated(START, START_SIGMA, "normal", 1.0)
+    assert ratings[1, "classic"] == pytest.approx(rated(*won, "normal", 0.0)[0])
+    score = {0: 1.0, 1: 0.0, None: 0.5}[played_out.winner]
+    first, second = rated_pair((START, START_SIGMA), (START, START_SIGMA), score)
+    assert ratings[1, "single-deal"] == pytest.approx(first[0])
+    assert ratings[2, "single-deal"] == pytest.approx(second[0])
+    assert whole.rating_before == START
+    engine.dispose()

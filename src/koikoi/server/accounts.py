@@ -13,6 +13,7 @@ import hashlib
 import math
 import re
 import secrets
+import threading
 import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,12 +24,19 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from confusable_homoglyphs import categories
 from itsdangerous import BadSignature, Signer
-from sqlalchemy import bindparam, delete, event, select, update
+from sqlalchemy import bindparam, delete, event, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from koikoi.server.live import ENDED, Broker, session_channel
-from koikoi.store.models import BrowserSession, Game, PasswordThrottle, ServerSecret, User
+from koikoi.store.models import (
+    BrowserSession,
+    Game,
+    PasswordThrottle,
+    ServerSecret,
+    SignUp,
+    User,
+)
 from koikoi.store.rows import insert_new, table_of
 
 Clock = Callable[[], datetime]
@@ -121,22 +129,32 @@ def check_password(password: str) -> str:
     return password
 
 
+HASHING_AT_ONCE = 4
+"""Password hashes (sign-ups, sign-ins, new passwords) one process computes at once:
+each takes tens of milliseconds of a core and 64 MiB, so a flood of them waits its
+turn instead of taking every core and the memory from the game. (No count of all
+sign-ups anywhere: that an attacker could fill to shut everyone else out.)"""
+
+
 class Passwords:
-    """argon2id hashing; a verification against a throwaway hash when the name is unknown
-    keeps the answer time from telling which names exist."""
+    """argon2id hashing, a few at a time; a verification against a throwaway hash when
+    the name is unknown keeps the answer time from telling which names exist."""
 
     def __init__(self, hasher: PasswordHasher | None = None) -> None:
         self.hasher = hasher or PasswordHasher()
         self._decoy = self.hasher.hash(secrets.token_urlsafe(16))
+        self._turns = threading.BoundedSemaphore(HASHING_AT_ONCE)
 
     def hash(self, password: str) -> str:
-        return self.hasher.hash(password)
+        with self._turns:
+            return self.hasher.hash(password)
 
     def verify(self, stored: str | None, password: str) -> bool:
-        try:
-            return self.hasher.verify(stored or self._decoy, password) and stored is not None
-        except (VerificationError, InvalidHashError):
-            return False
+        with self._turns:
+            try:
+                return self.hasher.verify(stored or self._decoy, password) and stored is not None
+            except (VerificationError, InvalidHashError):
+                return False
 
 
 @dataclass(frozen=True)
@@ -491,3 +509,38 @@ class Throttle:
         """Forget scopes nobody has checked for a while."""
         forgotten = self.clock() - FORGET_AFTER
         db.execute(delete(PasswordThrottle).where(PasswordThrottle.last_check < forgotten))
+
+
+SIGN_UPS_PER_HOUR = 5
+"""Accounts one address may make in an hour: enough for a family or a classroom
+behind one address in an evening, too few to farm a rating with."""
+SIGN_UP_WINDOW = timedelta(hours=1)
+
+
+def count_sign_up(
+    db: Session, address: str, now: datetime, limit: int = SIGN_UPS_PER_HOUR
+) -> None:
+    """Count a new account made from ``address``, or refuse it (429, with the seconds
+    until the address may make one again) where it has made SIGN_UPS_PER_HOUR in the
+    last hour (``limit`` of them). ``db`` must be a fresh transaction: sign-ups from one address are
+    counted one after another (PostgreSQL: a lock on the address; SQLite: the write
+    lock its first statement takes), so none slips past the limit."""
+    key = _digest(f"sign-up\0{address}")
+    if db.get_bind().dialect.name == "postgresql":
+        db.execute(select(func.pg_advisory_xact_lock(int(key[:15], 16))))
+    db.execute(delete(SignUp).where(SignUp.address == key, SignUp.at <= now - SIGN_UP_WINDOW))
+    recent = db.scalars(select(SignUp.at).where(SignUp.address == key).order_by(SignUp.at)).all()
+    if len(recent) >= limit:
+        seconds = max(1, math.ceil((recent[0] + SIGN_UP_WINDOW - now).total_seconds()))
+        raise AccountError(
+            429,
+            f"{len(recent)} accounts were made from your address in the last hour, the most"
+            f" one address may make; try again in {seconds} seconds",
+            retry_after=seconds,
+        )
+    db.add(SignUp(address=key, at=now))
+
+
+def sweep_sign_ups(db: Session, now: datetime) -> None:
+    """Forget sign-ups older than the window (no address is kept longer)."""
+    db.execute(delete(SignUp).where(SignUp.at <= now - SIGN_UP_WINDOW))

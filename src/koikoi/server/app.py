@@ -29,7 +29,14 @@ from starlette.exceptions import HTTPException
 from starlette_compress import CompressMiddleware
 
 from koikoi import __version__
-from koikoi.server.accounts import Passwords, Sessions, Throttle, signing_key
+from koikoi.server.accounts import (
+    SIGN_UPS_PER_HOUR,
+    Passwords,
+    Sessions,
+    Throttle,
+    signing_key,
+    sweep_sign_ups,
+)
 from koikoi.server.boundary import (
     MAX_BODY_BYTES,
     BodyGuard,
@@ -117,6 +124,7 @@ def create_app(
     thinking: Thinking | None = None,
     redis_url: str | None = None,
     sweep_seconds: float = 1.0,
+    sign_ups_per_hour: int = SIGN_UPS_PER_HOUR,
 ) -> FastAPI:
     """The application, its database brought up to date.
 
@@ -134,6 +142,7 @@ def create_app(
     ``redis_url`` (``KOIKOI_REDIS_URL``) carries tables' news between server
     processes; without it, one process works alone. Every ``sweep_seconds`` the app
     makes the moves of players whose clock ran out and pairs the quick-match queue.
+    ``sign_ups_per_hour`` is how many accounts one address may make in an hour.
     """
     if secure_cookies is None:
         secure_cookies = os.environ.get("KOIKOI_SECURE_COOKIES") == "1"
@@ -148,6 +157,7 @@ def create_app(
     with database.begin() as db:
         sessions.sweep(db)
         Throttle(clock).sweep(db)
+        sweep_sign_ups(db, clock())
     expert = {"budget_ms": 2000.0} if expert_options is None else expert_options
     thinking = thinking or Thinking()
 
@@ -194,6 +204,7 @@ def create_app(
         broker=broker,
         seeds=seeds,
         secure_cookies=secure_cookies,
+        sign_ups_per_hour=sign_ups_per_hour,
     )
 
     # Each middleware added wraps those before it, so the headers go outermost: every

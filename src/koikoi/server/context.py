@@ -38,6 +38,8 @@ class Services:
     secure_cookies: bool
     tables: TableStore
     broker: Broker
+    sign_ups_per_hour: int
+    """Accounts one address may make in an hour (koikoi.server.accounts)."""
 
     def visitor(self, cookie: str | None) -> SessionInfo | None:
         """The live session a cookie names, if any (for a WebSocket, which has no

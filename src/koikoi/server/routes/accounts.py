@@ -15,6 +15,7 @@ from koikoi.server.accounts import (
     SessionInfo,
     check_name,
     check_password,
+    count_sign_up,
     name_key,
     name_shape,
 )
@@ -72,6 +73,12 @@ def refuse(error: AccountError) -> HTTPException:
     return HTTPException(error.status, str(error), headers=headers)
 
 
+def client_address(request: Request) -> str:
+    """The address a request came from (a trusted proxy's forwarded one, where the
+    server was told to believe it: koikoi serve --forwarded-allow-ips)."""
+    return request.client.host if request.client else "unknown"
+
+
 def password_is_right(
     parts: Services, request: Request, key: str, user: User | None, password: str
 ) -> bool:
@@ -80,7 +87,7 @@ def password_is_right(
     The check is counted before the password is read and is refused (429) while its
     scopes must wait; only then does argon2 run, outside any transaction.
     """
-    address = request.client.host if request.client else "unknown"
+    address = client_address(request)
     device = parts.sessions.device(
         request.cookies.get(DEVICE_COOKIE), user.id if user is not None else None
     )
@@ -117,11 +124,16 @@ def get_session(parts: Parts, info: Browser) -> dict[str, Any]:
 
 
 @router.post("/account", status_code=201)
-def sign_up(body: Credentials, parts: Parts, info: Checked, response: Response) -> dict[str, Any]:
-    """Create an account and sign in; a match in progress comes along."""
+def sign_up(
+    body: Credentials, parts: Parts, info: Checked, request: Request, response: Response
+) -> dict[str, Any]:
+    """Create an account and sign in; a match in progress comes along. An address
+    makes at most a few accounts an hour (429, Retry-After)."""
     try:
         name = check_name(body.name)
         check_password(body.password)
+        with parts.database.begin() as db:
+            count_sign_up(db, client_address(request), parts.clock(), parts.sign_ups_per_hour)
     except AccountError as error:
         raise refuse(error) from None
     hashed = parts.passwords.hash(body.password)
