@@ -517,9 +517,7 @@ behind one address in an evening, too few to farm a rating with."""
 SIGN_UP_WINDOW = timedelta(hours=1)
 
 
-def count_sign_up(
-    db: Session, address: str, now: datetime, limit: int = SIGN_UPS_PER_HOUR
-) -> None:
+def count_sign_up(db: Session, address: str, now: datetime, limit: int = SIGN_UPS_PER_HOUR) -> None:
     """Count a new account made from ``address``, or refuse it (429, with the seconds
     until the address may make one again) where it has made SIGN_UPS_PER_HOUR in the
     last hour (``limit`` of them). ``db`` must be a fresh transaction: sign-ups from one address are
