@@ -28,6 +28,7 @@ from sqlalchemy import bindparam, delete, event, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from koikoi.server.errors import Refused
 from koikoi.server.live import ENDED, Broker, session_channel
 from koikoi.store.models import (
     BrowserSession,
@@ -53,13 +54,11 @@ TOUCH_EVERY = timedelta(minutes=5)
 _NAME = re.compile(r"[^\W_](?:[\w.-]*[^\W_])?")
 
 
-class AccountError(ValueError):
+class AccountError(Refused):
     """A refused account request; ``status`` is the HTTP status that says why."""
 
     def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.retry_after = retry_after
+        super().__init__(message, status=status, retry_after=retry_after)
 
 
 def normalise_name(name: str) -> str:

@@ -30,6 +30,18 @@ class Refused(ValueError):
         return None if self.retry_after is None else {"Retry-After": str(self.retry_after)}
 
 
+class StaleActionError(Refused):
+    """An action (or another change) chosen in an older state than the match's own."""
+
+    status = 409
+
+
+class GameOverError(Refused):
+    """A move in a match that has ended."""
+
+    status = 409
+
+
 class BadActionError(Refused):
     """An action that is no action at all (not record form, an unknown card)."""
 

@@ -27,14 +27,8 @@ from koikoi.record import Record, RecordError, replay
 from koikoi.round import action_to_json
 from koikoi.rules import RuleSet
 from koikoi.server.accounts import Clock, SessionInfo, hold
-from koikoi.server.errors import Refused
-from koikoi.server.games import (
-    HUMAN,
-    PRACTICE_PREFIX,
-    GameOverError,
-    GameSession,
-    StaleActionError,
-)
+from koikoi.server.errors import GameOverError, Refused, StaleActionError
+from koikoi.server.games import HUMAN, PRACTICE_PREFIX, GameSession
 from koikoi.server.ranked import RANKED_PRESETS, check_rankable, rules_name
 from koikoi.server.results import Ending, Status, finish, stored
 from koikoi.server.reviews import Reviews

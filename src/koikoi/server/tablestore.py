@@ -31,7 +31,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from koikoi.record import Record
 from koikoi.rules import PRESETS, RuleSet
 from koikoi.server.accounts import Clock, SessionInfo, hold
-from koikoi.server.games import GameOverError, StaleActionError
+from koikoi.server.errors import GameOverError, StaleActionError
 from koikoi.server.live import Broker
 from koikoi.server.ranked import RANKED_PRESETS, check_rankable
 from koikoi.server.rating import START

@@ -13,7 +13,8 @@ from koikoi.cards import CARDS, KIND_MASKS, SLUGS, CardSet, slugs
 from koikoi.match import Match
 from koikoi.round import CAPTURE_BASE, KOIKOI, STOP, Phase, Round, action_from_json, action_to_json
 from koikoi.rules import FIELDS, PRESETS, RuleSet
-from koikoi.server.games import COMPUTER, HUMAN, GameSession, move_event
+from koikoi.server.events import move_event
+from koikoi.server.games import COMPUTER, HUMAN, GameSession
 from koikoi.server.ranked import rules_name
 from koikoi.server.results import Status
 from koikoi.yaku import koikoi_bonus, multiplier, multipliers, progress, scorer_for

@@ -8,6 +8,7 @@ let pluralRules = new Intl.PluralRules("en");
 let numbers = new Intl.NumberFormat("en");
 let percents = new Intl.NumberFormat("en", { style: "percent" });
 let ratings = new Intl.NumberFormat("en", { useGrouping: false });
+let changes = new Intl.NumberFormat("en", { useGrouping: false, signDisplay: "exceptZero" });
 let lists = null;
 let orLists = null;
 const missing = new Set();
@@ -39,6 +40,11 @@ export function num(n) {
 /** A rating, written the language's way but ungrouped, as ratings are (1500, not 1,500). */
 export function ratingText(n) {
   return ratings.format(n);
+}
+
+/** A rating's change, signed (+213, −40), kept left to right inside any sentence. */
+export function ratingChange(n) {
+  return isolate(changes.format(n));
 }
 
 /** A name or other outside text set apart, so it keeps its own direction inside a message. */
@@ -101,6 +107,7 @@ export async function loadLanguage(code) {
   numbers = new Intl.NumberFormat(catalog.locale);
   percents = new Intl.NumberFormat(catalog.locale, { style: "percent" });
   ratings = new Intl.NumberFormat(catalog.locale, { useGrouping: false });
+  changes = new Intl.NumberFormat(catalog.locale, { useGrouping: false, signDisplay: "exceptZero" });
   try {
     lists = new Intl.ListFormat(catalog.locale, { style: "long", type: "conjunction" });
     orLists = new Intl.ListFormat(catalog.locale, { style: "long", type: "disjunction" });

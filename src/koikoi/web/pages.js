@@ -3,11 +3,12 @@
 
 import { boardPresets, earnsPoints, openChangePassword, openDeleteAccount, rankingPoints, signOut } from "./account.js";
 import { h, icon, svg } from "./dom.js";
-import { date, num, percent, plural, ratingText, t } from "./i18n.js";
+import { date, isolate, num, percent, plural, ratingText, t } from "./i18n.js";
 import { sortYaku } from "./rulesinfo.js";
 import { LEADERBOARD_CHOICES, href } from "./routes.js";
 
 const LEVELS = ["easy", "normal", "expert"];
+const OPPONENTS = ["computer", "person", "practice"];
 
 export const levelName = (level) => t(`difficulty.${level}`);
 export const rulesName = (name) => t(`rule.preset.${name}`);
@@ -35,7 +36,7 @@ function statsTable({ caption, columns, rows, foot = [], sorted = null, testid }
     h("table", { class: "stats-table", "data-testid": testid },
       h("caption", { class: "sr-only" }, caption),
       h("thead", {}, h("tr", {}, columns.map(([key, label]) =>
-        h("th", { scope: "col", class: key === "name" || key === "level" ? "text" : null, "data-col": key, "aria-sort": key === sorted ? "descending" : null }, label)))),
+        h("th", { scope: "col", class: key === "name" || key === "level" || key === "opponent" ? "text" : null, "data-col": key, "aria-sort": key === sorted ? "descending" : null }, label)))),
       h("tbody", {}, rows),
       foot.length ? h("tfoot", {}, foot) : null));
 }
@@ -137,17 +138,34 @@ function winRateNote(player) {
     : t("stats.win_rate_pending_some");
 }
 
+/** Whom a match in the history was against: the person's name (a guest's has none),
+ * or the computer's level. */
+function opponentText(match) {
+  if (match.table) return t("profile.versus", { name: match.opponent_name ? isolate(match.opponent_name) : t("ui.guest") });
+  return match.difficulty ? levelName(match.difficulty) : "";
+}
+
+/** The rating after the match, and from what where the server says both. */
+function historyRating(match) {
+  if (match.rating === null || match.rating === undefined) return null;
+  const text = match.rating_before === null || match.rating_before === undefined
+    ? t("profile.rating_after", { rating: ratingText(match.rating) })
+    : t("profile.rating_change", { before: ratingText(match.rating_before), after: ratingText(match.rating) });
+  return h("span", { class: "history-rating", "data-testid": "history-rating" }, text);
+}
+
 function historyItem(match) {
-  return h("li", { class: "history-item", "data-testid": "history-item", "data-outcome": match.outcome },
+  const against = opponentText(match);
+  return h("li", { class: "history-item", "data-testid": "history-item", "data-outcome": match.outcome, "data-opponent": match.opponent || null },
     h("div", { class: "history-main" },
       h("span", { class: `outcome outcome-${match.outcome}` }, t(`outcome.${match.outcome}`)),
       h("span", { class: "history-score" }, t("stats.score", { you: match.totals[0], cpu: match.totals[1] })),
       match.points ? h("span", { class: "history-points" }, t("profile.points_earned", { points: plural("ranking_points", match.points) })) : null,
-      match.rating === null ? null : h("span", { class: "history-rating", "data-testid": "history-rating" }, t("profile.rating_after", { rating: ratingText(match.rating) })),
-      match.ranked ? null : h("span", { class: "tag tag-friendly" }, t("match_kind.friendly"))),
+      historyRating(match),
+      match.ranked ? null : h("span", { class: "tag tag-friendly" }, t(match.table ? "match_kind.table_friendly" : "match_kind.friendly"))),
     h("p", { class: "history-meta" },
-      h("time", { datetime: match.finished }, date(match.finished)), " · ", levelName(match.difficulty), " · ", rulesName(match.rules_name)),
-    h("a", { class: "link-btn history-replay", href: href.replay(match.id), "data-testid": "replay-link" }, t("profile.replay")));
+      h("time", { datetime: match.finished }, date(match.finished)), " · ", against ? [h("span", { class: "history-opponent" }, against), " · "] : null, rulesName(match.rules_name)),
+    h("a", { class: "link-btn history-replay", href: href.replay(match.id, 0, Boolean(match.table)), "data-testid": "replay-link" }, t("profile.replay")));
 }
 
 // The graph's drawing box (it scales to the width it gets), the room kept around the
@@ -213,6 +231,16 @@ export function renderProfile(container, player, { user }) {
       h("th", { scope: "row", class: "text" }, levelName(level)),
       h("td", {}, num(stats.matches)), h("td", {}, num(stats.wins)), h("td", {}, rate(stats.win_rate)), h("td", {}, num(stats.points)));
   });
+  // By opponent: only where the player has met more than one kind (else it repeats the totals).
+  const byOpponent = player.by_opponent || {};
+  const opponents = OPPONENTS.filter((kind) => byOpponent[kind] && byOpponent[kind].matches > 0);
+  const opponentRows = opponents.map((kind) => {
+    const stats = byOpponent[kind];
+    return h("tr", { "data-opponent": kind },
+      h("th", { scope: "row", class: "text" }, t(`opponent.${kind}`)),
+      h("td", {}, num(stats.matches)), h("td", {}, num(stats.wins)), h("td", {}, rate(stats.win_rate)), h("td", {}, num(stats.points)));
+  });
+  const record = { wins: player.wins, losses: player.losses, draws: player.draws, resigned: player.resigned, aborted: player.aborted || 0 };
   const yaku = sortYaku(player.yaku).sort((a, b) => b[1] - a[1]);
   container.replaceChildren(
     h("div", { class: "page profile", "data-testid": "profile-page" },
@@ -225,8 +253,7 @@ export function renderProfile(container, player, { user }) {
         tile(t("stats.matches"), num(player.matches), "profile-matches"),
         tile(t("stats.wins"), num(player.wins), "profile-wins"),
         tile(t("stats.win_rate"), rate(player.win_rate), "profile-win-rate", winRateNote(player))),
-      h("p", { class: "page-note" },
-        t("profile.record", { wins: player.wins, losses: player.losses, draws: player.draws, resigned: player.resigned })),
+      h("p", { class: "page-note", "data-testid": "profile-record" }, t(record.aborted ? "profile.record_aborted" : "profile.record", record)),
       ratingsPanel(player.ratings),
       h("section", { class: "panel", "aria-labelledby": "by-level-title" },
         h("h2", { class: "panel-title", id: "by-level-title", "data-testid": "section-title" }, t("profile.by_level")),
@@ -236,6 +263,16 @@ export function renderProfile(container, player, { user }) {
           rows: levels,
           testid: "by-level-table",
         })),
+      opponents.length > 1
+        ? h("section", { class: "panel", "aria-labelledby": "by-opponent-title" },
+            h("h2", { class: "panel-title", id: "by-opponent-title", "data-testid": "section-title" }, t("profile.by_opponent")),
+            statsTable({
+              caption: t("profile.by_opponent"),
+              columns: [["opponent", t("stats.opponent")], ["matches", t("stats.matches")], ["wins", t("stats.wins")], ["win_rate", t("stats.win_rate")], ["points", t("stats.points")]],
+              rows: opponentRows,
+              testid: "by-opponent-table",
+            }))
+        : null,
       h("section", { class: "panel", "aria-labelledby": "yaku-title" },
         h("h2", { class: "panel-title", id: "yaku-title", "data-testid": "section-title" }, t("profile.yaku")),
         yaku.length

@@ -153,6 +153,7 @@ export function renderReplay(container, replay, position) {
   // Between people: both players (seat 0 opened the table) and who won; no level.
   const players = replay.players;
   const won = { won: 0, lost: 1 }[replay.outcome];
+  const aborted = replay.outcome === "aborted"; // given up too soon to count: no winner named
   const names = players
     ? players.flatMap((player, seat) => [seat ? " – " : "", player && player.name && !player.guest ? link(player.name) : playerName(player)])
     : [replay.player ? link(replay.player) : who(SEAT_YOU), " · ", levelName(replay.difficulty)];
@@ -163,8 +164,8 @@ export function renderReplay(container, replay, position) {
         h("p", { class: "page-sub" },
           names, " · ", rulesName(replay.rules_name)),
         h("p", { class: "replay-result" },
-          h("span", { class: `outcome outcome-${players ? "drawn" : replay.outcome}`, "data-testid": "replay-outcome" },
-            !players ? t(`outcome.${replay.outcome}`) : won === undefined ? t("summary.match.draw") : t("summary.match.opp", { name: seatLabel(replay, won) })),
+          h("span", { class: `outcome outcome-${players && !aborted ? "drawn" : replay.outcome}`, "data-testid": "replay-outcome" },
+            !players || aborted ? t(`outcome.${replay.outcome}`) : won === undefined ? t("summary.match.draw") : t("summary.match.opp", { name: seatLabel(replay, won) })),
           h("span", {}, t("stats.score", { you: replay.totals[0], cpu: replay.totals[1] }))),
         reviewLinks(replay, position)),
       steps.length

@@ -3,7 +3,7 @@
 import { currentUser } from "./account.js";
 import { cardButton } from "./cards.js";
 import { h, openModal } from "./dom.js";
-import { num, plural, t } from "./i18n.js";
+import { num, plural, ratingChange, ratingText, t } from "./i18n.js";
 import { href } from "./routes.js";
 import { sortYaku, totalsAfter } from "./rulesinfo.js";
 import { SEAT_CPU, SEAT_YOU, side, who } from "./table.js";
@@ -101,14 +101,30 @@ export function showRoundSummary({ event, state, view }) {
   });
 }
 
-/** What a finished match meant for the ranking: the points it earned, or why none
- * (a friendly match a signed-in player chose or played under house rules, a guest's). */
-function rankingLine(state) {
-  if (state.points > 0) {
-    return h("p", { class: "summary-ranking is-earned", "data-testid": "points-earned" }, t("summary.points_earned", { points: plural("ranking_points", state.points) }));
+/** A rating's move ({before, after}) as "1500 → 1713 (+213)"'s parts. */
+const moved = (rating) => ({ before: ratingText(rating.before), after: ratingText(rating.after), change: ratingChange(rating.after - rating.before) });
+
+/** What a finished match meant for the ranking: the points it earned and the ratings it
+ * moved (at a table, the opponent's too), or why none: given up too soon to count (an
+ * aborted table), a friendly match a signed-in player chose or played under house rules,
+ * a guest's. */
+function rankingLines(state) {
+  if (state.status === "aborted") {
+    return h("p", { class: "summary-ranking is-aborted", "data-testid": "match-aborted" }, t("summary.aborted"));
   }
-  if (state.ranked) return null;
-  return h("p", { class: "summary-ranking", "data-testid": "unranked" }, t(currentUser() ? "summary.friendly" : "summary.unranked"));
+  const lines = [];
+  if (state.points > 0) {
+    lines.push(h("p", { class: "summary-ranking is-earned", "data-testid": "points-earned" }, t("summary.points_earned", { points: plural("ranking_points", state.points) })));
+  }
+  const players = state.table ? state.table.players : null;
+  const mine = state.rating || (players && players[SEAT_YOU] && players[SEAT_YOU].rating);
+  if (mine) lines.push(h("p", { class: "summary-ranking summary-rating", "data-testid": "rating-change" }, t("summary.rating_change", moved(mine))));
+  const theirs = players && players[SEAT_CPU] && players[SEAT_CPU].rating;
+  if (theirs) {
+    lines.push(h("p", { class: "summary-ranking summary-rating", "data-testid": "rating-change-opp" }, t("summary.rating_change_opp", { name: who(SEAT_CPU), ...moved(theirs) })));
+  }
+  if (!state.ranked) lines.push(h("p", { class: "summary-ranking", "data-testid": "unranked" }, t(currentUser() ? "summary.friendly" : "summary.unranked")));
+  return lines;
 }
 
 /** Where a practice match stands with the player's history, once `saving` (a promise of
@@ -222,7 +238,7 @@ export function showMatchSummary({ state, onNewGame, onRematch, saving = null, r
         h("span", { class: "ms-sep", "aria-hidden": "true" }, "–"),
         h("span", { class: "ms-cpu" }, who(SEAT_CPU), h("b", {}, num(state.totals[1])))),
       opp ? endingLine(state) : h("p", { class: "summary-reason" }, t(`summary.difficulty.${state.difficulty}`)),
-      rankingLine(state),
+      rankingLines(state),
       savingLine(saving),
       rows.length
         ? h("div", { class: "table-scroll" },

@@ -11,7 +11,6 @@ from sqlalchemy.exc import IntegrityError
 
 from koikoi.server import ranking
 from koikoi.server.accounts import (
-    AccountError,
     SessionInfo,
     check_name,
     check_password,
@@ -68,11 +67,6 @@ def answer(parts: Services, response: Response, new: SessionInfo, cookie: str) -
     return session_json(parts, new)
 
 
-def refuse(error: AccountError) -> HTTPException:
-    headers = {"Retry-After": str(error.retry_after)} if error.retry_after else None
-    return HTTPException(error.status, str(error), headers=headers)
-
-
 def client_address(request: Request) -> str:
     """The address a request came from (a trusted proxy's forwarded one, where the
     server was told to believe it: koikoi serve --forwarded-allow-ips)."""
@@ -92,11 +86,8 @@ def password_is_right(
         request.cookies.get(DEVICE_COOKIE), user.id if user is not None else None
     )
     scopes = parts.throttle.scopes(key, address, device)
-    try:
-        with parts.database.begin() as db:
-            parts.throttle.count(db, scopes)
-    except AccountError as error:
-        raise refuse(error) from None
+    with parts.database.begin() as db:
+        parts.throttle.count(db, scopes)
     right = parts.passwords.verify(user.password_hash if user else None, password)
     if right:
         with parts.database.begin() as db:
@@ -129,13 +120,10 @@ def sign_up(
 ) -> dict[str, Any]:
     """Create an account and sign in; a match in progress comes along. An address
     makes at most a few accounts an hour (429, Retry-After)."""
-    try:
-        name = check_name(body.name)
-        check_password(body.password)
-        with parts.database.begin() as db:
-            count_sign_up(db, client_address(request), parts.clock(), parts.sign_ups_per_hour)
-    except AccountError as error:
-        raise refuse(error) from None
+    name = check_name(body.name)
+    check_password(body.password)
+    with parts.database.begin() as db:
+        count_sign_up(db, client_address(request), parts.clock(), parts.sign_ups_per_hour)
     hashed = parts.passwords.hash(body.password)
     try:
         with parts.database.begin() as db:
@@ -156,10 +144,7 @@ def sign_in(
     body: Credentials, parts: Parts, info: Checked, request: Request, response: Response
 ) -> dict[str, Any]:
     """Sign in; repeated wrong passwords make further tries wait (429, Retry-After)."""
-    try:
-        key = name_key(name_shape(body.name))
-    except AccountError as error:
-        raise refuse(error) from None
+    key = name_key(name_shape(body.name))
     with parts.database() as db:
         user = db.scalar(select(User).where(User.name_key == key))
     if not password_is_right(parts, request, key, user, body.password):
@@ -187,10 +172,7 @@ def change_password(
     body: NewPassword, parts: Parts, info: Checked, request: Request, response: Response
 ) -> dict[str, Any]:
     """A new password; every other session of the account ends."""
-    try:
-        check_password(body.new)
-    except AccountError as error:
-        raise refuse(error) from None
+    check_password(body.new)
     user = signed_in_user(parts, info)
     if not password_is_right(parts, request, user.name_key, user, body.current):
         raise HTTPException(401, "the password is wrong")

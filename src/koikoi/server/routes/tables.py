@@ -26,8 +26,7 @@ from koikoi.rules import RuleSet
 from koikoi.server.accounts import SessionInfo
 from koikoi.server.boundary import MessageError, parsed_message
 from koikoi.server.context import COOKIE, Browser, Checked, Parts, Services, Strict, kept
-from koikoi.server.errors import DOMAIN_ERRORS, answer_of
-from koikoi.server.games import StaleActionError
+from koikoi.server.errors import DOMAIN_ERRORS, StaleActionError, answer_of
 from koikoi.server.live import ENDED, session_channel
 from koikoi.server.tables import (
     CANCELLED,
