@@ -436,12 +436,18 @@ def test_the_board_by_rating_its_pages_and_your_own_place(
         ]
     )
     classic = page.request.get("/api/leaderboard").json()
-    assert [row["name"] for row in classic["rows"]] == [player]  # the crowd's are provisional
-    row = board.get_by_test_id("leaderboard-row")
-    expect(row.get_by_test_id("player-link")).to_have_text(player)
-    expect(row.locator("td").nth(1)).to_have_text(
-        formatted(page, classic["rows"][0]["rating"], grouped=False)
+    # Only the player's rating is settled; provisional ones stand by theirs, marked.
+    assert [row["name"] for row in classic["rows"] if row["settled"]] == [player]
+    (listed,) = [row for row in classic["rows"] if row["name"] == player]
+    row = board.get_by_test_id("leaderboard-row").filter(
+        has=page.get_by_test_id("player-link").get_by_text(player, exact=True)
     )
+    expect(row.get_by_test_id("player-link")).to_have_text(player)
+    expect(row.locator("td").nth(1)).to_have_text(formatted(page, listed["rating"], grouped=False))
+    provisional = board.get_by_test_id("leaderboard-row").filter(
+        has=page.locator(".provisional-mark")
+    )
+    expect(provisional).to_have_count(len(classic["rows"]) - 1)
     computer = classic["computer_ratings"]
     expect(board.get_by_test_id("leaderboard-ratings-note")).to_have_text(
         fill(
@@ -551,9 +557,13 @@ def test_a_profile_shows_each_rating_with_its_graph(
     assert box["width"] > 200
     assert box["height"] > 40
 
-    # The history says the rating after each ranked match, newest first.
+    # The history says the rating before and after each ranked match, newest first.
+    befores = [round(START), *history[:-1]]
     expect(profile.get_by_test_id("history-rating")).to_have_text(
-        [fill(text["profile.rating_after"], rating=shown(r)) for r in reversed(history)]
+        [
+            fill(text["profile.rating_change"], before=shown(b), after=shown(r))
+            for b, r in reversed(list(zip(befores, history, strict=True)))
+        ]
     )
     assert_fits(page)
     rating.scroll_into_view_if_needed()

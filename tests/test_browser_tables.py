@@ -615,6 +615,8 @@ def test_a_resigned_match_replays_with_both_names(people: People, screenshots: P
     # Names inside a sentence are set apart (U+2068 … U+2069), to keep their own direction.
     first, second = (f"\u2068{name}\u2069" for name in names)
     host = people.open("laptop", name=names[0])
+    # Friendly: a ranked match given up after so few moves would be aborted, not won.
+    host.get_by_test_id("ranked-choice-friendly").click()
     tid = invite(host)
     friend = people.open("laptop", path=f"/#/table/{tid}", name=names[1])
     friend.get_by_test_id("sit-button").click()
