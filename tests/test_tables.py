@@ -598,7 +598,7 @@ def test_nobody_is_paired_with_a_page_that_stopped_asking(app: FastAPI, clock: C
     gone.post("/api/queue", json={"preset": "classic"})
     clock.advance(seconds=21)  # the page was closed: it no longer asks
     assert waiting.post("/api/queue", json={"preset": "classic"}).json()["status"] == "waiting"
-    app.state.services.tables.pair_waiting()
+    app.state.services.queue.pair_waiting()
     assert gone.get("/api/queue").json() == {"status": "none"}
     assert late.post("/api/queue", json={"preset": "classic"}).json()["status"] == "paired"
 

@@ -51,6 +51,7 @@ from koikoi.server.context import Services
 from koikoi.server.errors import DOMAIN_ERRORS
 from koikoi.server.gamestore import GameStore
 from koikoi.server.live import make_broker
+from koikoi.server.matchqueue import MatchQueue
 from koikoi.server.offline import Offline
 from koikoi.server.routes import accounts, boards, games, site, tables
 from koikoi.server.tablestore import TableStore
@@ -92,7 +93,7 @@ GAMES_SWEEP_EVERY = 60
 """Sweeps of the tables between two sweeps of abandoned games (a minute, by default)."""
 
 
-async def sweep(games: GameStore, tables: TableStore, every: float) -> None:
+async def sweep(games: GameStore, tables: TableStore, queue: MatchQueue, every: float) -> None:
     """Each ``every`` seconds: the moves the clock owes, and quick-match pairings; each
     minute or so, the matches against the computer abandoned a week ago, so that
     their results reach profiles and boards though nobody writes to them."""
@@ -100,7 +101,7 @@ async def sweep(games: GameStore, tables: TableStore, every: float) -> None:
         await asyncio.sleep(every)
         try:
             await asyncio.to_thread(tables.expire)
-            await asyncio.to_thread(tables.pair_waiting)
+            await asyncio.to_thread(queue.pair_waiting)
             if beat % GAMES_SWEEP_EVERY == 0:
                 await asyncio.to_thread(games.sweep)
         except Exception:  # the database away for a moment: the next sweep catches up
@@ -164,10 +165,11 @@ def create_app(
     seeds = rng or random.SystemRandom()
     games = GameStore(database, clock, expert, thinking)
     table_store = TableStore(database, clock, broker, seeds, games.reviews)
+    queue = MatchQueue(table_store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        sweeping = asyncio.create_task(sweep(games, table_store, sweep_seconds))
+        sweeping = asyncio.create_task(sweep(games, table_store, queue, sweep_seconds))
         yield
         sweeping.cancel()
         with suppress(asyncio.CancelledError):
@@ -201,6 +203,7 @@ def create_app(
         throttle=Throttle(clock),
         games=games,
         tables=table_store,
+        queue=queue,
         broker=broker,
         seeds=seeds,
         secure_cookies=secure_cookies,

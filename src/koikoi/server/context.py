@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from koikoi.server.accounts import Clock, Passwords, SessionInfo, Sessions, Throttle
 from koikoi.server.gamestore import GameStore
 from koikoi.server.live import Broker
+from koikoi.server.matchqueue import MatchQueue
 from koikoi.server.tablestore import TableStore
 
 COOKIE = "koikoi_session"
@@ -37,6 +38,7 @@ class Services:
     """Draws new games' seeds: the system's secure source unless a test fixes it."""
     secure_cookies: bool
     tables: TableStore
+    queue: MatchQueue
     broker: Broker
     sign_ups_per_hour: int
     """Accounts one address may make in an hour (koikoi.server.accounts)."""

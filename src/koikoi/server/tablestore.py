@@ -1,4 +1,4 @@
-"""Tables and the quick-match queue in the database, and their news on the broker.
+"""Tables between people in the database, and their news on the broker.
 
 Every change is read, applied to the rebuilt table outside any transaction, and
 written only over the version it read (as for games against the computer), so any
@@ -8,7 +8,9 @@ the table's channel with each seat's own view (:meth:`TableSession.views`).
 
 The clock needs no process of its own: :meth:`TableStore.expire` makes the moves of
 seats whose time is up, and every process calls it each second (and before serving a
-table), the versions keeping two processes from making one timeout twice.
+table), the versions keeping two processes from making one timeout twice. The tables
+this process changed last are kept as it left them (koikoi.server.tablecopies); the
+quick-match queue opens its tables here (koikoi.server.matchqueue).
 """
 
 from __future__ import annotations
@@ -17,26 +19,25 @@ import json
 import random
 import secrets
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import astuple, dataclass
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from sqlalchemy import and_, bindparam, delete, func, or_, select, update
+from sqlalchemy import and_, bindparam, func, or_, select, update
 from sqlalchemy.engine import Row
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi.record import Record
-from koikoi.rules import PRESETS, RuleSet
+from koikoi.rules import RuleSet
 from koikoi.server.accounts import Clock, SessionInfo, hold
 from koikoi.server.errors import GameOverError, StaleActionError
 from koikoi.server.live import Broker
-from koikoi.server.ranked import RANKED_PRESETS, check_rankable
-from koikoi.server.rating import START
+from koikoi.server.ranked import check_rankable
 from koikoi.server.results import SeatResult, finish, stored
 from koikoi.server.reviews import Reviews
+from koikoi.server.tablecopies import TableCopies, news_of, table_channel
 from koikoi.server.tables import (
     CANCELLED,
     MAX_TIMEOUTS,
@@ -51,7 +52,7 @@ from koikoi.server.tables import (
     new_code,
 )
 from koikoi.server.thinking import Thinking
-from koikoi.store.models import QueueEntry, Rating, Table, TableReview, User
+from koikoi.store.models import Table, TableReview, User
 from koikoi.store.rows import table_of, update_where
 
 OPEN_FOR = timedelta(days=1)
@@ -60,16 +61,6 @@ MAX_OPEN = 10
 """Tables one player may have open or in play at once."""
 EXPIRE_BATCH = 100
 """Timeouts one sweep makes at most (the rest wait for the next second)."""
-QUEUE_SPREAD = 100.0
-"""How far apart in rating the queue pairs two players at first..."""
-QUEUE_WIDENING = 50.0
-"""...and how much further for each QUEUE_STEP its longest-waiting player has waited."""
-QUEUE_STEP = timedelta(seconds=5)
-QUEUE_GONE = timedelta(seconds=20)
-"""A waiting player whose page has not asked for this long has left (the page polls
-every few seconds): nobody is paired with a closed page."""
-QUEUE_KEEP = timedelta(minutes=10)
-"""How long a pairing is kept for its player's page to read."""
 
 
 @dataclass(frozen=True)
@@ -86,8 +77,6 @@ class Change:
 
 T = TypeVar("T")
 
-KEPT_TABLES = 4096
-"""Tables a process keeps as it last left them, to change without reading them."""
 _TABLES = table_of(Table)
 _COLUMNS = _TABLES.c
 _SEATED = (table_of(User).alias("seated0"), table_of(User).alias("seated1"))
@@ -108,27 +97,11 @@ TableChange = Callable[[TableSession, datetime], list[dict[str, Any]]]
 """A change made to a table as of a moment; the events it made."""
 
 
-TABLE_CHANNEL = "table:"
-
-
-def table_channel(table_id: str) -> str:
-    return TABLE_CHANNEL + table_id
-
-
 def seat_columns(seat: int, taken: Seat | None) -> dict[str, Any]:
     return {
         f"seat{seat}_user_id": None if taken is None else taken.user_id,
         f"seat{seat}_session_id": None if taken is None else taken.session_id,
     }
-
-
-def spread(waited: timedelta) -> float:
-    """How far apart in rating a player who has waited this long may be paired.
-
-    >>> spread(timedelta(0)), spread(timedelta(seconds=12))
-    (100.0, 200.0)
-    """
-    return QUEUE_SPREAD + QUEUE_WIDENING * (waited // QUEUE_STEP)
 
 
 class TableStore:
@@ -146,12 +119,8 @@ class TableStore:
         self.seeds = seeds
         """Draws each new table's deal (a test or ``koikoi serve --seed`` fixes it)."""
         self.reviews = reviews or Reviews(sessions, Thinking(inline=True))
-        self._copies: OrderedDict[str, TableSession] = OrderedDict()
-        """The tables this process changed last, as it left them (newest last)."""
-        self._news: dict[str, dict[str, Any]] = {}
-        """What other processes have published of kept tables since (see _heard)."""
-        self._copies_lock = threading.Lock()
-        broker.follow(self._heard)
+        self.copies = TableCopies()
+        broker.follow(self.copies.heard)
         # Re-entrant: a look holds its table's lock around a change (see _looked).
         self._locks = [threading.RLock() for _ in range(64)]
 
@@ -192,19 +161,6 @@ class TableStore:
             )
         return move_seconds
 
-    @staticmethod
-    def _check_room(db: Session, *owners: SessionInfo | Seat) -> None:
-        """Refuse (409) where a player already has as many tables open or in play as
-        one may; the caller holds their rows (see :func:`hold`)."""
-        for owner in owners:
-            count = tables_of(db, owner)
-            if count >= MAX_OPEN:
-                raise TableError(
-                    409,
-                    f"you have {count} tables open or in play, the most one player may"
-                    " have; finish or resign one first",
-                )
-
     def _insert(self, table: TableSession, owner: SessionInfo) -> None:
         now = self.clock()
         for _ in range(5):  # a code already taken: draw another
@@ -213,7 +169,7 @@ class TableStore:
                     # Counted and added under the owner's lock: none slips past the limit.
                     if not hold(db, owner.user_id, owner.id):
                         raise TableError(403, "you were signed out meanwhile; reload")
-                    self._check_room(db, owner)
+                    check_room(db, owner)
                     db.add(self._new_row(table, now))
                 return
             except IntegrityError:
@@ -289,11 +245,7 @@ class TableStore:
         half-changed), and one table changes in one thread at a time.
         """
         with self._lock(table_id):
-            with self._copies_lock:
-                copy = self._copies.pop(table_id, None)
-                news = self._news.pop(table_id, None)
-            if copy is not None and news is not None and news["version"] > copy.version:
-                copy = caught_up(copy, news)
+            copy = self.copies.take(table_id)
             if copy is not None and not fresh:
                 try:
                     return self._keep(self._settled(copy, change, before))
@@ -316,27 +268,8 @@ class TableStore:
         return self._change(table, change, before)
 
     def _keep(self, change: Change) -> Change:
-        with self._copies_lock:
-            self._copies[change.table.id] = change.table
-            while len(self._copies) > KEPT_TABLES:
-                gone, _ = self._copies.popitem(last=False)
-                self._news.pop(gone, None)
+        self.copies.keep(change.table)
         return change
-
-    def _heard(self, channel: str, message: dict[str, Any]) -> None:
-        """A change published by any process: kept as news of a table this process
-        holds a copy of, if it is newer (the copy catches up at its next change)."""
-        news = message.get("table")
-        if news is None or not channel.startswith(TABLE_CHANNEL):
-            return
-        table_id = channel[len(TABLE_CHANNEL) :]
-        with self._copies_lock:
-            copy = self._copies.get(table_id)
-            if copy is None:
-                return
-            newest = self._news.get(table_id, {"version": copy.version})["version"]
-            if news["version"] > newest:
-                self._news[table_id] = news
 
     def mine(self, owner: SessionInfo) -> list[dict[str, Any]]:
         """The owner's tables open or in play, newest first, as lines of a list."""
@@ -406,12 +339,12 @@ class TableStore:
         if table.next_id is not None and host is not None and guest is not None:
             for seat in (host, guest):
                 hold(db, seat.user_id, seat.session_id)
-            self._check_room(db, host, guest)
-            self._open_between(
+            check_room(db, host, guest)
+            self.open_between(
                 db, table.next_id, table.rules, host, guest, table.ranked, table.move_seconds
             )
 
-    def _open_between(
+    def open_between(
         self,
         db: Session,
         table_id: str,
@@ -539,157 +472,19 @@ class TableStore:
             "finished": now if table.status == OVER else None,
         }
 
-    # -- the quick-match queue --------------------------------------------------------
 
-    def join_queue(self, owner: SessionInfo, preset: str) -> dict[str, Any]:
-        """Wait for a quick match under ``preset``: ranked for a signed-in player,
-        friendly between guests. Answers the entry, paired at once if someone fits."""
-        if preset not in PRESETS:
-            raise TableError(422, f"unknown preset {preset!r}; choose one of {', '.join(PRESETS)}")
-        ranked = owner.user_id is not None
-        if ranked and preset not in RANKED_PRESETS:
+def check_room(db: Session, *owners: SessionInfo | Seat) -> None:
+    """Refuse (409) where a player already has as many tables open or in play as one
+    may (quick matches and rematches included); the caller holds their rows
+    (:func:`koikoi.server.accounts.hold`), so racing requests count one another."""
+    for owner in owners:
+        count = tables_of(db, owner)
+        if count >= MAX_OPEN:
             raise TableError(
-                422, f"quick matches are ranked: choose one of {', '.join(RANKED_PRESETS)}"
+                409,
+                f"you have {count} tables open or in play, the most one player may"
+                " have; finish or resign one first",
             )
-        now = self.clock()
-        rating = START
-        with self.sessions.begin() as db:
-            hold(db, owner.user_id, owner.id)
-            self._check_room(db, owner)
-            db.execute(delete(QueueEntry).where(queued(owner)))  # joining again: a new wait
-            if owner.user_id is not None:
-                found = db.get(Rating, (owner.user_id, preset))
-                rating = found.mu if found is not None else START
-            db.add(
-                QueueEntry(
-                    id=secrets.token_urlsafe(16),
-                    user_id=owner.user_id,
-                    session_id=None if owner.user_id is not None else owner.id,
-                    rules_name=preset,
-                    ranked=ranked,
-                    rating=rating,
-                    joined=now,
-                    seen=now,
-                )
-            )
-        return self.queue_status(owner)
-
-    def leave_queue(self, owner: SessionInfo) -> None:
-        with self.sessions.begin() as db:
-            db.execute(delete(QueueEntry).where(queued(owner)))
-
-    def queue_status(self, owner: SessionInfo) -> dict[str, Any]:
-        """The owner's wait: ``waiting`` (and how far its range has widened), or
-        ``paired`` with the table to sit at; pairs it first if someone fits now."""
-        with self.sessions() as db:
-            entry = db.scalar(select(QueueEntry).where(queued(owner)))
-        if entry is None:
-            return {"status": "none"}
-        if entry.table_id is None:
-            with self.sessions.begin() as db:
-                db.execute(
-                    update(QueueEntry).where(QueueEntry.id == entry.id).values(seen=self.clock())
-                )
-            self._pair(entry.id)
-            with self.sessions() as db:
-                entry = db.get(QueueEntry, entry.id)
-            if entry is None:
-                return {"status": "none"}
-        waited = self.clock() - entry.joined
-        if entry.table_id is not None:
-            return {"status": "paired", "table": entry.table_id, "rules_name": entry.rules_name}
-        return {
-            "status": "waiting",
-            "rules_name": entry.rules_name,
-            "ranked": entry.ranked,
-            "waited": waited.total_seconds(),
-            "range": spread(waited),
-        }
-
-    def pair_waiting(self) -> int:
-        """Pair whoever fits now, oldest first, as waiting widens their ranges; how
-        many tables it opened. Also lets go of entries nobody has asked about."""
-        now = self.clock()
-        gone = or_(
-            and_(QueueEntry.table_id.is_(None), QueueEntry.seen < now - QUEUE_GONE),
-            QueueEntry.seen < now - QUEUE_KEEP,
-        )
-        with self.sessions() as db:
-            left = db.scalar(select(func.count()).where(gone))
-        if left:  # a write only when someone has left
-            with self.sessions.begin() as db:
-                db.execute(delete(QueueEntry).where(gone))
-        with self.sessions() as db:
-            waiting = db.scalars(
-                select(QueueEntry.id)
-                .where(QueueEntry.table_id.is_(None))
-                .order_by(QueueEntry.joined)
-            ).all()
-        return sum(self._pair(entry_id) for entry_id in waiting)
-
-    def _pair(self, entry_id: str) -> bool:
-        """Pair one waiting entry with the closest fitting one, if any."""
-        now = self.clock()
-        with self.sessions.begin() as db:
-            # The first statement writes, so two pairings never take one entry.
-            db.execute(
-                update(QueueEntry).where(QueueEntry.id == entry_id).values(rating=QueueEntry.rating)
-            )
-            entry = db.get(QueueEntry, entry_id)
-            if entry is None or entry.table_id is not None:
-                return False
-            others = db.scalars(
-                select(QueueEntry)
-                .where(
-                    QueueEntry.id != entry.id,
-                    QueueEntry.table_id.is_(None),
-                    QueueEntry.rules_name == entry.rules_name,
-                    QueueEntry.ranked == entry.ranked,
-                    QueueEntry.seen >= now - QUEUE_GONE,
-                )
-                .order_by(QueueEntry.joined)
-                .with_for_update(skip_locked=True)
-            ).all()
-            fits = [
-                other
-                for other in others
-                if abs(other.rating - entry.rating) <= spread(now - min(other.joined, entry.joined))
-            ]
-            if not fits:
-                return False
-            other = min(fits, key=lambda o: abs(o.rating - entry.rating))
-            first, second = sorted((entry, other), key=lambda e: e.joined)
-            seats = queue_seat(db, first), queue_seat(db, second)
-            # Both players held (in one order, so two pairings never wait on each
-            # other) and counted: a pairing never takes a player past the tables one
-            # may have (some opened while waiting). Such a player leaves the queue.
-            for seat in sorted(seats, key=lambda s: (s.user_id or 0, s.session_id or "")):
-                hold(db, seat.user_id, seat.session_id)
-            full = [
-                e
-                for e, seat in zip((first, second), seats, strict=True)
-                if tables_of(db, seat) >= MAX_OPEN
-            ]
-            if full:
-                for gone in full:
-                    db.delete(gone)
-                return False
-            table = self._open_between(
-                db,
-                secrets.token_urlsafe(16),
-                PRESETS[entry.rules_name],
-                *seats,
-                entry.ranked,
-                MOVE_SECONDS,
-            )
-            db.flush()
-            entry.table_id = other.table_id = table.id
-        return True
-
-
-def queue_seat(db: Session, entry: QueueEntry) -> Seat:
-    name = db.get(User, entry.user_id).name if entry.user_id is not None else None  # type: ignore[union-attr]
-    return Seat(entry.user_id, entry.session_id, name)
 
 
 def tables_of(db: Session, owner: SessionInfo | Seat) -> int:
@@ -704,46 +499,6 @@ def sat_at(owner: SessionInfo | Seat) -> Any:
         return or_(Table.seat0_user_id == owner.user_id, Table.seat1_user_id == owner.user_id)
     session = owner.id if isinstance(owner, SessionInfo) else owner.session_id
     return or_(Table.seat0_session_id == session, Table.seat1_session_id == session)
-
-
-def queued(owner: SessionInfo) -> Any:
-    if owner.user_id is not None:
-        return QueueEntry.user_id == owner.user_id
-    return QueueEntry.session_id == owner.id
-
-
-CHANGING = ("version", "status", "ending", "winner", "timeouts", "rematch", "next_id", "ratings")
-"""A table's columns that a change may set, besides its actions, seats and deadline."""
-
-
-def news_of(table: TableSession, actions: list[Any]) -> dict[str, Any]:
-    """What another process needs to bring its copy of the table up to this change
-    (:func:`caught_up`): all that a change may set, as JSON."""
-    return {
-        "actions": actions,
-        "seats": [None if seat is None else astuple(seat) for seat in table.seats],
-        "deadline": None if table.deadline is None else table.deadline.isoformat(),
-        **{name: getattr(table, name) for name in CHANGING},
-    }
-
-
-def caught_up(copy: TableSession, news: dict[str, Any]) -> TableSession:
-    """An older copy of a table brought up to another process's change, as its news
-    (:func:`news_of`) tells it, with only the actions it missed played on."""
-    deadline = news["deadline"]
-    return TableSession.restore(
-        news["actions"],
-        copy,
-        id=copy.id,
-        code=copy.code,
-        rules=copy.rules,
-        ranked=copy.ranked,
-        seed=copy.seed,
-        move_seconds=copy.move_seconds,
-        seats=[None if seat is None else Seat(*seat) for seat in news["seats"]],
-        deadline=None if deadline is None else datetime.fromisoformat(deadline),
-        **{name: news[name] for name in CHANGING},
-    )
 
 
 def restore_table(

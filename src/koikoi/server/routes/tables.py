@@ -28,6 +28,7 @@ from koikoi.server.boundary import MessageError, parsed_message
 from koikoi.server.context import COOKIE, Browser, Checked, Parts, Services, Strict, kept
 from koikoi.server.errors import DOMAIN_ERRORS, StaleActionError, answer_of
 from koikoi.server.live import ENDED, session_channel
+from koikoi.server.tablecopies import table_channel
 from koikoi.server.tables import (
     CANCELLED,
     CODE_LENGTH,
@@ -37,7 +38,6 @@ from koikoi.server.tables import (
     TableError,
     TableSession,
 )
-from koikoi.server.tablestore import table_channel
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -205,17 +205,17 @@ def join_queue(body: QueueJoin, parts: Parts, info: Checked) -> dict[str, Any]:
     """Wait for a quick match against a player of about one's rating under a preset
     (ranked when signed in; guests play guests, friendly). Ask ``GET /api/queue``
     until it answers ``paired``; the range widens as one waits."""
-    return parts.tables.join_queue(info, body.preset)
+    return parts.queue.join(info, body.preset)
 
 
 @router.get("/queue")
 def queue_status(parts: Parts, info: Browser) -> dict[str, Any]:
-    return parts.tables.queue_status(info)
+    return parts.queue.status(info)
 
 
 @router.delete("/queue")
 def leave_queue(parts: Parts, info: Checked) -> dict[str, Any]:
-    parts.tables.leave_queue(info)
+    parts.queue.leave(info)
     return {"status": "none"}
 
 
