@@ -53,7 +53,7 @@ from koikoi.server.gamestore import GameStore
 from koikoi.server.live import make_broker
 from koikoi.server.matchqueue import MatchQueue
 from koikoi.server.offline import Offline
-from koikoi.server.routes import accounts, boards, games, site, tables
+from koikoi.server.routes import accounts, boards, games, queue, site, tables, tablesocket
 from koikoi.server.tablestore import TableStore
 from koikoi.server.thinking import Thinking
 from koikoi.server.traffic import AccessLog, BestCompression, ClientFiles, HeadAsGet
@@ -79,7 +79,9 @@ REFUSALS = {
     # routers first, as they take most requests (matching through every route before
     # them cost a move a tenth of its time).
     tables: (400, 403, 404, 409, 410),
+    tablesocket: (),
     games: (400, 403, 404, 409),
+    queue: (403, 409),
     accounts: (401, 403, 409, 429),
     boards: (404,),
     site: (404,),
@@ -165,11 +167,11 @@ def create_app(
     seeds = rng or random.SystemRandom()
     games = GameStore(database, clock, expert, thinking)
     table_store = TableStore(database, clock, broker, seeds, games.reviews)
-    queue = MatchQueue(table_store)
+    match_queue = MatchQueue(table_store)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
-        sweeping = asyncio.create_task(sweep(games, table_store, queue, sweep_seconds))
+        sweeping = asyncio.create_task(sweep(games, table_store, match_queue, sweep_seconds))
         yield
         sweeping.cancel()
         with suppress(asyncio.CancelledError):
@@ -203,7 +205,7 @@ def create_app(
         throttle=Throttle(clock),
         games=games,
         tables=table_store,
-        queue=queue,
+        queue=match_queue,
         broker=broker,
         seeds=seeds,
         secure_cookies=secure_cookies,
