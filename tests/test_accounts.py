@@ -12,7 +12,7 @@ from fastapi import FastAPI
 from sqlalchemy import event, func, select
 from starlette.testclient import TestClient
 
-from koikoi.server.accounts import FORGET_AFTER, FREE_CHECKS, MAX_DELAY
+from koikoi.server.throttle import FORGET_AFTER, FREE_CHECKS, MAX_DELAY
 from koikoi.store.models import BrowserSession, Game, PasswordThrottle, User
 from servers import (
     PASSWORD,

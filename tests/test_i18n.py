@@ -8,7 +8,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from koikoi.cards import SLUGS
-from koikoi.server.accounts import NAME_LENGTH, PASSWORD_LENGTH
+from koikoi.server.credentials import NAME_LENGTH, PASSWORD_LENGTH
 from koikoi.server.i18n import (
     DEFAULT_LOCALE,
     LOCALES,

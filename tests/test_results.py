@@ -17,11 +17,12 @@ from fastapi import FastAPI
 from sqlalchemy import func, select
 from starlette.testclient import TestClient
 
-from koikoi.server.accounts import HASHING_AT_ONCE, SIGN_UPS_PER_HOUR, Passwords
+from koikoi.server.credentials import HASHING_AT_ONCE, Passwords
 from koikoi.server.gamestore import MAX_IN_PROGRESS, PRACTICE_SAVES_PER_MINUTE
 from koikoi.server.ranked import MIN_ACTIONS
 from koikoi.server.rating import START, START_SIGMA, rated_pair
 from koikoi.server.tablestore import MAX_OPEN
+from koikoi.server.throttle import SIGN_UPS_PER_HOUR
 from koikoi.store.models import Game, Table
 from servers import (
     PASSWORD,

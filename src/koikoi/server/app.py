@@ -15,9 +15,8 @@ import itertools
 import logging
 import os
 import random
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -29,14 +28,6 @@ from starlette.exceptions import HTTPException
 from starlette_compress import CompressMiddleware
 
 from koikoi import __version__
-from koikoi.server.accounts import (
-    SIGN_UPS_PER_HOUR,
-    Passwords,
-    Sessions,
-    Throttle,
-    signing_key,
-    sweep_sign_ups,
-)
 from koikoi.server.boundary import (
     MAX_BODY_BYTES,
     BodyGuard,
@@ -47,15 +38,19 @@ from koikoi.server.boundary import (
     http_error,
     validation_error,
 )
+from koikoi.server.clock import Clock, utc_now
 from koikoi.server.context import Services
+from koikoi.server.credentials import Passwords
 from koikoi.server.errors import DOMAIN_ERRORS
 from koikoi.server.gamestore import GameStore
 from koikoi.server.live import make_broker
 from koikoi.server.matchqueue import MatchQueue
 from koikoi.server.offline import Offline
 from koikoi.server.routes import accounts, boards, games, queue, site, tables, tablesocket
+from koikoi.server.sessions import Sessions, signing_key
 from koikoi.server.tablestore import TableStore
 from koikoi.server.thinking import Thinking
+from koikoi.server.throttle import SIGN_UPS_PER_HOUR, Throttle, sweep_sign_ups
 from koikoi.server.traffic import AccessLog, BestCompression, ClientFiles, HeadAsGet
 from koikoi.store.database import Database, default_url, make_engine, upgrade
 
@@ -110,17 +105,13 @@ async def sweep(games: GameStore, tables: TableStore, queue: MatchQueue, every: 
             log.exception("the tables' sweep failed")
 
 
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
 def create_app(
     *,
     database_url: str | None = None,
     secret_key: str | None = None,
     expert_options: dict[str, Any] | None = None,
     rng: random.Random | None = None,
-    clock: Callable[[], datetime] = _now,
+    clock: Clock = utc_now,
     password_hasher: PasswordHasher | None = None,
     secure_cookies: bool | None = None,
     web: Path | None = None,

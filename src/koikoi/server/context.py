@@ -12,11 +12,14 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from koikoi.server.accounts import Clock, Passwords, SessionInfo, Sessions, Throttle
+from koikoi.server.clock import Clock
+from koikoi.server.credentials import Passwords
 from koikoi.server.gamestore import GameStore
 from koikoi.server.live import Broker
 from koikoi.server.matchqueue import MatchQueue
+from koikoi.server.sessions import SessionInfo, Sessions
 from koikoi.server.tablestore import TableStore
+from koikoi.server.throttle import Throttle
 
 COOKIE = "koikoi_session"
 DEVICE_COOKIE = "koikoi_device"
@@ -41,7 +44,7 @@ class Services:
     queue: MatchQueue
     broker: Broker
     sign_ups_per_hour: int
-    """Accounts one address may make in an hour (koikoi.server.accounts)."""
+    """Accounts one address may make in an hour (koikoi.server.throttle)."""
 
     def visitor(self, cookie: str | None) -> SessionInfo | None:
         """The live session a cookie names, if any (for a WebSocket, which has no

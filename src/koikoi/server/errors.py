@@ -30,6 +30,13 @@ class Refused(ValueError):
         return None if self.retry_after is None else {"Retry-After": str(self.retry_after)}
 
 
+class AccountError(Refused):
+    """A refused account request; ``status`` is the HTTP status that says why."""
+
+    def __init__(self, status: int, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message, status=status, retry_after=retry_after)
+
+
 class StaleActionError(Refused):
     """An action (or another change) chosen in an older state than the match's own."""
 

@@ -26,12 +26,13 @@ from koikoi.match import Match
 from koikoi.record import Record, RecordError, replay
 from koikoi.round import action_to_json
 from koikoi.rules import RuleSet
-from koikoi.server.accounts import Clock, SessionInfo, hold
+from koikoi.server.clock import Clock
 from koikoi.server.errors import GameOverError, Refused, StaleActionError
 from koikoi.server.games import HUMAN, PRACTICE_PREFIX, GameSession
 from koikoi.server.ranked import RANKED_PRESETS, check_rankable, rules_name
 from koikoi.server.results import Ending, Status, finish, stored
 from koikoi.server.reviews import Reviews
+from koikoi.server.sessions import SessionInfo, hold
 from koikoi.server.thinking import Chooser, Thinking
 from koikoi.store.models import Game, Review
 from koikoi.store.rows import table_of, update_where

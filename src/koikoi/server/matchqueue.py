@@ -18,9 +18,9 @@ from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from koikoi.rules import PRESETS
-from koikoi.server.accounts import SessionInfo, hold
 from koikoi.server.ranked import RANKED_PRESETS
 from koikoi.server.rating import START
+from koikoi.server.sessions import SessionInfo, hold
 from koikoi.server.tables import MOVE_SECONDS, Seat, TableError
 from koikoi.server.tablestore import MAX_OPEN, TableStore, check_room, tables_of
 from koikoi.store.models import QueueEntry, Rating, User

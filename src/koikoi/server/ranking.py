@@ -16,7 +16,8 @@ from typing import Any, Literal
 from sqlalchemy import Float, and_, case, cast, func, select
 from sqlalchemy.orm import Session, aliased
 
-from koikoi.server.accounts import AccountError, name_key, name_shape
+from koikoi.server.credentials import name_key, name_shape
+from koikoi.server.errors import AccountError
 from koikoi.server.games import DIFFICULTIES
 from koikoi.server.rating import RATED_SIGMA
 from koikoi.server.results import GIVEN_UP, Opponent, Status

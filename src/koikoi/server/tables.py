@@ -26,11 +26,11 @@ from koikoi.match import Match
 from koikoi.players import make_player
 from koikoi.round import action_from_json, action_to_json
 from koikoi.rules import RuleSet
-from koikoi.server.accounts import SessionInfo
 from koikoi.server.errors import GameOverError, Refused, StaleActionError
 from koikoi.server.events import apply_action, parse_action, round_over_events, yaku_made
 from koikoi.server.ranked import rules_name, seat_actions
 from koikoi.server.results import Ending, Finished, Opponent, Status, seat_status
+from koikoi.server.sessions import SessionInfo
 from koikoi.server.views import replay_steps, seat_event, seat_json
 
 OPEN, PLAYING, OVER = Status.OPEN, Status.PLAYING, Status.OVER

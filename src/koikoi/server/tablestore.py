@@ -31,12 +31,13 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi.record import Record
 from koikoi.rules import RuleSet
-from koikoi.server.accounts import Clock, SessionInfo, hold
+from koikoi.server.clock import Clock
 from koikoi.server.errors import GameOverError, StaleActionError
 from koikoi.server.live import Broker
 from koikoi.server.ranked import check_rankable
 from koikoi.server.results import SeatResult, finish, stored
 from koikoi.server.reviews import Reviews
+from koikoi.server.sessions import SessionInfo, hold
 from koikoi.server.tablecopies import TableCopies, news_of, table_channel
 from koikoi.server.tables import (
     CANCELLED,
@@ -476,7 +477,7 @@ class TableStore:
 def check_room(db: Session, *owners: SessionInfo | Seat) -> None:
     """Refuse (409) where a player already has as many tables open or in play as one
     may (quick matches and rematches included); the caller holds their rows
-    (:func:`koikoi.server.accounts.hold`), so racing requests count one another."""
+    (:func:`koikoi.server.sessions.hold`), so racing requests count one another."""
     for owner in owners:
         count = tables_of(db, owner)
         if count >= MAX_OPEN:

@@ -10,14 +10,6 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from koikoi.server import ranking
-from koikoi.server.accounts import (
-    SessionInfo,
-    check_name,
-    check_password,
-    count_sign_up,
-    name_key,
-    name_shape,
-)
 from koikoi.server.context import (
     DEVICE_COOKIE,
     Browser,
@@ -27,7 +19,10 @@ from koikoi.server.context import (
     Strict,
     set_cookie,
 )
+from koikoi.server.credentials import check_name, check_password, name_key, name_shape
 from koikoi.server.ranked import POINTS_PRESETS, RANKED_PRESETS, RANKING_POINTS
+from koikoi.server.sessions import SessionInfo
+from koikoi.server.throttle import count_sign_up
 from koikoi.store.models import Game, User
 
 router = APIRouter(prefix="/api", tags=["accounts"])

@@ -21,12 +21,12 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import Field
 from starlette.concurrency import run_in_threadpool
 
-from koikoi.server.accounts import SessionInfo
 from koikoi.server.boundary import MessageError, parsed_message
 from koikoi.server.context import COOKIE, Services, kept
 from koikoi.server.errors import DOMAIN_ERRORS, answer_of
 from koikoi.server.live import ENDED, session_channel
 from koikoi.server.routes.tables import TableMove
+from koikoi.server.sessions import SessionInfo
 from koikoi.server.tablecopies import table_channel
 from koikoi.server.tables import TableError, TableSession
 
