@@ -33,6 +33,7 @@ from playwright.sync_api import sync_playwright
 
 from jsengine import js_rounds
 from koikoi.server.app import create_app
+from koikoi.server.settings import Settings
 from local_server import serving
 
 BENCH_WORKER = "/static/engine/bench-decisions.js"
@@ -139,7 +140,7 @@ def summary(times: list[float]) -> dict[str, Any]:
 
 def measure(decisions: int, moves: int) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
+        app = create_app(Settings(database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}"))
         with serving(app) as url, sync_playwright() as playwright:
             browser = playwright.chromium.launch(
                 executable_path="/usr/bin/chromium",

@@ -17,12 +17,13 @@ from pathlib import Path
 from playwright.sync_api import Response, sync_playwright
 
 from koikoi.server.app import create_app
+from koikoi.server.settings import Settings
 from local_server import serving
 
 
 def measure(lang: str) -> dict[str, object]:
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
+        app = create_app(Settings(database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}"))
         responses: list[Response] = []
         with serving(app) as url, sync_playwright() as playwright:
             browser = playwright.chromium.launch(

@@ -23,6 +23,7 @@ from typing import Any
 from starlette.testclient import TestClient
 
 from koikoi.server.app import create_app
+from koikoi.server.settings import Settings
 
 LIMIT = 300_000
 """The issue's target: 300 KB compressed."""
@@ -56,7 +57,7 @@ def sent(client: TestClient, url: str, accept: str) -> tuple[int, str]:
 
 def measure() -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as folder:
-        app = create_app(database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}")
+        app = create_app(Settings(database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}"))
         client = TestClient(app)
         offline = app.state.offline
         totals = {column: dict.fromkeys(KINDS, 0) for column in SERVED}

@@ -23,6 +23,7 @@ from typing import Any
 from playwright.sync_api import Page, sync_playwright
 
 from koikoi.server.app import create_app
+from koikoi.server.settings import Settings
 from local_server import serving
 
 PACES = {"instant": 0, "fast": 0.5, "normal": 1, "slow": 1.6}
@@ -80,7 +81,8 @@ def measure(moves: int) -> dict[str, Any]:
     results: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
-            database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}", rng=random.Random(3)
+            Settings(database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}"),
+            rng=random.Random(3),
         )
         with serving(app) as url, sync_playwright() as playwright:
             browser = playwright.chromium.launch(

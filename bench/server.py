@@ -28,12 +28,13 @@ from argon2.profiles import CHEAPEST
 from sqlalchemy import create_engine, text
 
 from koikoi.server.app import create_app
+from koikoi.server.settings import Settings
 from local_server import serving
 
 
 def measure(database_url: str, matches: int) -> dict[str, Any]:
     app = create_app(
-        database_url=database_url,
+        Settings(database_url=database_url),
         rng=random.Random(1),
         password_hasher=PasswordHasher.from_parameters(CHEAPEST),
     )

@@ -30,6 +30,7 @@ from argon2 import PasswordHasher
 from argon2.profiles import CHEAPEST
 
 from koikoi.server.app import create_app
+from koikoi.server.settings import Settings
 from koikoi.server.thinking import Thinking
 from local_server import serving
 
@@ -59,7 +60,7 @@ def measure(inline: bool, experts: int, easy_moves: int, processes: int | None) 
     thinking = Thinking(processes, inline=inline)
     with tempfile.TemporaryDirectory() as folder:
         app = create_app(
-            database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}",
+            Settings(database_url=f"sqlite:///{Path(folder) / 'bench.sqlite3'}"),
             rng=random.Random(1),
             password_hasher=PasswordHasher.from_parameters(CHEAPEST),
             thinking=thinking,

@@ -3,6 +3,7 @@ the test moves, and clients that carry their CSRF token."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import random
 import socket
@@ -27,6 +28,7 @@ from koikoi.server.app import create_app
 from koikoi.server.games import GameSession
 from koikoi.server.gamestore import restore
 from koikoi.server.results import Status
+from koikoi.server.settings import Settings
 from koikoi.server.thinking import Chooser, Thinking
 from koikoi.server.views import state_json
 from koikoi.store.models import Game
@@ -61,7 +63,6 @@ def make_app(database_url: str, clock: Clock | None = None, **options: Any) -> F
     tests make many servers and only a few moves on each, so starting a pool for every
     one would cost more than all their thinking."""
     defaults: dict[str, Any] = {
-        "secret_key": "test",
         "expert_options": FAST_EXPERT,
         "thinking": Thinking(inline=True),
         "rng": random.Random(2026),
@@ -69,7 +70,11 @@ def make_app(database_url: str, clock: Clock | None = None, **options: Any) -> F
     }
     if clock is not None:
         defaults["clock"] = clock
-    app = create_app(database_url=database_url, **{**defaults, **options})
+    # Options that are settings (koikoi.server.settings) go there; the rest to the app.
+    settings: dict[str, Any] = {"database_url": database_url, "secret_key": "test"}
+    for name in {field.name for field in dataclasses.fields(Settings)} & set(options):
+        settings[name] = options.pop(name)
+    app = create_app(Settings(**settings), **{**defaults, **options})
     _engines.append(app.state.services.engine)
     return app
 

@@ -32,6 +32,7 @@ from koikoi.round import action_to_json
 from koikoi.rules import RuleSet
 from koikoi.server.gamestore import OwnerGoneError
 from koikoi.server.rating import START, START_SIGMA, rated, rated_pair
+from koikoi.server.settings import Settings
 from koikoi.server.views import state_json
 from koikoi.store.database import (
     Database,
@@ -313,9 +314,10 @@ def test_the_default_database_is_a_file_in_the_user_data_folder(
 ) -> None:
     monkeypatch.delenv("KOIKOI_DATABASE_URL", raising=False)
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    assert Settings.from_environment().database_url is None
     assert default_url() == f"sqlite:///{tmp_path / 'koikoi' / 'koikoi.sqlite3'}"
     monkeypatch.setenv("KOIKOI_DATABASE_URL", "postgresql://db.example/koikoi")
-    assert default_url() == "postgresql://db.example/koikoi"
+    assert Settings.from_environment().database_url == "postgresql://db.example/koikoi"
 
 
 def run(*args: str) -> Any:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import gc
 import random
 import socket
@@ -12,18 +13,42 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from koikoi.cli.common import FilePath, fail
 from koikoi.server.limits import Limits
-from koikoi.store.database import URL_VARIABLE, DatabaseError
+from koikoi.server.settings import (
+    DATABASE_URL,
+    FORWARDED_ALLOW_IPS,
+    REDIS_URL,
+    Settings,
+    SettingsError,
+)
+from koikoi.store.database import DatabaseError
 
 database_option = click.option(
     "--database",
     "database_url",
     metavar="URL",
-    envvar=URL_VARIABLE,
     help=(
         "sqlite:///PATH or postgresql://USER@HOST/DB."
-        f" Default: ${URL_VARIABLE}, else a SQLite file in your user data folder."
+        f" Default: ${DATABASE_URL}, else a SQLite file in your user data folder."
     ),
 )
+
+
+def settings_given(**options: object) -> Settings:
+    """The environment's settings (koikoi.server.settings), with the options the
+    command line gave in their place; a bad variable ends the command, named."""
+    try:
+        found = Settings.from_environment()
+    except SettingsError as error:
+        fail(str(error))
+    given = {name: value for name, value in options.items() if value is not None}
+    return dataclasses.replace(found, **given)  # type: ignore[arg-type]
+
+
+def database_of(database_url: str | None) -> str:
+    """The database a ``koikoi db`` command works on."""
+    from koikoi.store.database import default_url
+
+    return settings_given(database_url=database_url).database_url or default_url()
 
 
 @click.command("serve")
@@ -43,10 +68,9 @@ database_option = click.option(
 @click.option(
     "--forwarded-allow-ips",
     metavar="ADDRESSES",
-    envvar="KOIKOI_FORWARDED_ALLOW_IPS",
     help="Behind a reverse proxy: the proxy's addresses or networks (comma-separated, * for"
     " any), whose X-Forwarded-For and X-Forwarded-Proto are believed."
-    " Default: $KOIKOI_FORWARDED_ALLOW_IPS, else none (the socket's address counts).",
+    f" Default: ${FORWARDED_ALLOW_IPS}, else none (the socket's address counts).",
 )
 @click.option(
     "--header-timeout",
@@ -89,10 +113,9 @@ database_option = click.option(
     "--redis",
     "redis_url",
     metavar="URL",
-    envvar="KOIKOI_REDIS_URL",
     help="redis://HOST:PORT/DB: with several server processes on one database, carries"
     " each table's moves to the players connected to the others."
-    " Default: $KOIKOI_REDIS_URL, else none (one process, in memory).",
+    f" Default: ${REDIS_URL}, else none (one process, in memory).",
 )
 @database_option
 def serve_command(
@@ -123,12 +146,11 @@ def serve_command(
             sockets.append(socket.socket(fileno=fd))
         except OSError as error:
             fail(f"--fd {fd} is not an open socket: {error.strerror}")
+    settings = settings_given(
+        database_url=database_url, redis_url=redis_url, forwarded_allow_ips=forwarded_allow_ips
+    )
     try:
-        app = create_app(
-            database_url=database_url,
-            rng=None if seed is None else random.Random(seed),
-            redis_url=redis_url or None,
-        )
+        app = create_app(settings, rng=None if seed is None else random.Random(seed))
     except (DatabaseError, SQLAlchemyError) as error:
         fail(f"cannot open the database: {error}")
     except ValueError as error:  # a Redis URL that is not one
@@ -140,7 +162,7 @@ def serve_command(
         host=host,
         port=port,
         limits=limits,
-        forwarded_allow_ips=forwarded_allow_ips,
+        forwarded_allow_ips=settings.forwarded_allow_ips,
         log_level=log_level,
     )
     server = uvicorn.Server(config)
@@ -177,16 +199,10 @@ def db_command() -> None:
 @database_option
 def upgrade_command(database_url: str | None) -> None:
     """Bring the database's tables to this version of koikoi (the server does it at start)."""
-    from koikoi.store.database import (
-        current_revision,
-        default_url,
-        head_revision,
-        make_engine,
-        upgrade,
-    )
+    from koikoi.store.database import current_revision, head_revision, make_engine, upgrade
 
     try:
-        engine = make_engine(database_url or default_url())
+        engine = make_engine(database_of(database_url))
         try:
             before = current_revision(engine)
             upgrade(engine)
@@ -207,10 +223,10 @@ def upgrade_command(database_url: str | None) -> None:
 @database_option
 def backup_command(file: Path, database_url: str | None) -> None:
     """Copy the SQLite database to FILE, safely while the server runs."""
-    from koikoi.store.database import backup, default_url, make_engine
+    from koikoi.store.database import backup, make_engine
 
     try:
-        engine = make_engine(database_url or default_url(), create=False)
+        engine = make_engine(database_of(database_url), create=False)
         try:
             backup(engine, file)
         finally:

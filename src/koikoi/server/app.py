@@ -13,7 +13,6 @@ import asyncio
 import hashlib
 import itertools
 import logging
-import os
 import random
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager, suppress
@@ -48,9 +47,10 @@ from koikoi.server.matchqueue import MatchQueue
 from koikoi.server.offline import Offline
 from koikoi.server.routes import accounts, boards, games, queue, site, tables, tablesocket
 from koikoi.server.sessions import Sessions, signing_key
+from koikoi.server.settings import Settings
 from koikoi.server.tablestore import TableStore
 from koikoi.server.thinking import Thinking
-from koikoi.server.throttle import SIGN_UPS_PER_HOUR, Throttle, sweep_sign_ups
+from koikoi.server.throttle import Throttle, sweep_sign_ups
 from koikoi.server.traffic import AccessLog, BestCompression, ClientFiles, HeadAsGet
 from koikoi.store.database import Database, default_url, make_engine, upgrade
 
@@ -106,54 +106,48 @@ async def sweep(games: GameStore, tables: TableStore, queue: MatchQueue, every: 
 
 
 def create_app(
+    settings: Settings | None = None,
     *,
-    database_url: str | None = None,
-    secret_key: str | None = None,
     expert_options: dict[str, Any] | None = None,
     rng: random.Random | None = None,
     clock: Clock = utc_now,
     password_hasher: PasswordHasher | None = None,
-    secure_cookies: bool | None = None,
     web: Path | None = None,
     thinking: Thinking | None = None,
-    redis_url: str | None = None,
     sweep_seconds: float = 1.0,
-    sign_ups_per_hour: int = SIGN_UPS_PER_HOUR,
 ) -> FastAPI:
     """The application, its database brought up to date.
 
-    ``database_url`` defaults to ``KOIKOI_DATABASE_URL`` or a SQLite file in the user's
-    data directory; ``secret_key`` signs cookies (``KOIKOI_SECRET_KEY``, else a key
-    kept in the database). ``expert_options`` tune the expert (``rollouts``,
+    ``settings`` say how it is set up (koikoi.server.settings: the database, the
+    cookies' key, Redis, the thinking pool...; by default as the environment says).
+    ``expert_options`` tune the expert (``rollouts``,
     ``budget_ms``; by default its standard budget, capped at two seconds a move).
     ``rng`` draws the seeds of new games (by default the system's secure source),
     ``clock`` tells the time (sessions, throttling, abandoned matches), and
     ``password_hasher`` sets argon2's costs: tests pass cheap ones. ``web`` is the
     browser client's folder (by default the package's own): the page, ``/static`` and
     the service worker's cache come from it. ``thinking`` is where the computer thinks
-    (by default a pool of ``KOIKOI_THINKING_PROCESSES`` workers, else one per CPU,
-    started at the first move that needs it): the app shuts it down when it stops.
-    ``redis_url`` (``KOIKOI_REDIS_URL``) carries tables' news between server
-    processes; without it, one process works alone. Every ``sweep_seconds`` the app
-    makes the moves of players whose clock ran out and pairs the quick-match queue.
-    ``sign_ups_per_hour`` is how many accounts one address may make in an hour.
+    (by default a pool of the settings' ``thinking_processes`` workers, started at the
+    first move that needs it): the app shuts it down when it stops. Every
+    ``sweep_seconds`` the app makes the moves of players whose clock ran out and pairs
+    the quick-match queue.
     """
-    if secure_cookies is None:
-        secure_cookies = os.environ.get("KOIKOI_SECURE_COOKIES") == "1"
-    engine = make_engine(database_url or default_url())
+    settings = settings or Settings.from_environment()
+    engine = make_engine(settings.database_url or default_url())
     upgrade(engine)
     database = Database(engine)
     with database.begin() as db:
-        key = signing_key(db, secret_key or os.environ.get("KOIKOI_SECRET_KEY"))
+        key = signing_key(db, settings.secret_key)
     # Every process of a deployment signs with the same key: it names their channels.
-    broker = make_broker(redis_url, hashlib.sha256(f"channels:{key}".encode()).hexdigest()[:16])
+    namespace = hashlib.sha256(f"channels:{key}".encode()).hexdigest()[:16]
+    broker = make_broker(settings.redis_url, namespace)
     sessions = Sessions(key, clock, broker)
     with database.begin() as db:
         sessions.sweep(db)
         Throttle(clock).sweep(db)
         sweep_sign_ups(db, clock())
     expert = {"budget_ms": 2000.0} if expert_options is None else expert_options
-    thinking = thinking or Thinking()
+    thinking = thinking or Thinking(settings.thinking_processes)
 
     seeds = rng or random.SystemRandom()
     games = GameStore(database, clock, expert, thinking)
@@ -199,8 +193,8 @@ def create_app(
         queue=match_queue,
         broker=broker,
         seeds=seeds,
-        secure_cookies=secure_cookies,
-        sign_ups_per_hour=sign_ups_per_hour,
+        secure_cookies=settings.secure_cookies,
+        sign_ups_per_hour=settings.sign_ups_per_hour,
     )
 
     # Each middleware added wraps those before it, so the headers go outermost: every

@@ -17,13 +17,11 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import threading
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
 
-REDIS_VARIABLE = "KOIKOI_REDIS_URL"
 PREFIX = "koikoi:"
 """Every channel's prefix on Redis, before the deployment's own namespace."""
 log = logging.getLogger("koikoi.live")
@@ -146,7 +144,7 @@ class RedisBroker(Broker):
             import redis
         except ImportError:  # pragma: no cover - the extra is part of the test install
             raise ValueError(
-                f"{REDIS_VARIABLE}={url!r} needs the Redis client: pip install 'koikoi[redis]'"
+                f"the Redis URL {url!r} needs the Redis client: pip install 'koikoi[redis]'"
             ) from None
         try:
             self._redis = redis.Redis.from_url(url)
@@ -207,7 +205,6 @@ class RedisBroker(Broker):
 
 
 def make_broker(url: str | None = None, namespace: str = "") -> Broker:
-    """Redis's when ``url`` (or ``KOIKOI_REDIS_URL``) names a server, else in memory;
+    """Redis's when ``url`` names a server, else in memory;
     ``namespace`` keeps one deployment's channels apart from another's."""
-    url = url if url is not None else os.environ.get(REDIS_VARIABLE) or None
     return RedisBroker(url, namespace) if url else Broker()

@@ -36,7 +36,6 @@ T = TypeVar("T")
 POOLED = frozenset({"expert"})
 """The levels whose choices are thought in the pool; any other is made where asked
 (easy and normal choose in a fraction of a millisecond, less than a trip to the pool)."""
-PROCESSES_ENV = "KOIKOI_THINKING_PROCESSES"
 """The environment variable that sets the pool's worker count (default: the CPUs)."""
 START_METHOD = "spawn"
 """How workers start: a fresh interpreter, never a fork of the threaded server (a fork
@@ -67,23 +66,9 @@ def _end_with(sentinel: int) -> None:
     os._exit(0)
 
 
-def default_processes() -> int:
-    """``KOIKOI_THINKING_PROCESSES``, else one worker per CPU."""
-    given = os.environ.get(PROCESSES_ENV)
-    if given is None:
-        return os.cpu_count() or 1
-    try:
-        processes = int(given)
-    except ValueError:
-        processes = 0
-    if processes < 1:
-        raise ValueError(f"{PROCESSES_ENV} must be a whole number of at least 1, not {given!r}")
-    return processes
-
-
 class Thinking:
     """The computer's choices, thought in a pool of ``processes`` workers (by default
-    :func:`default_processes`), or all in the caller with ``inline=True``.
+    one per CPU), or all in the caller with ``inline=True``.
 
     The pool starts at the first choice that needs it, with all its workers at once
     (in parallel, so a later move never waits for a process to start), and lasts until
@@ -95,7 +80,7 @@ class Thinking:
         if processes is not None and processes < 1:
             raise ValueError(f"a thinking pool needs at least one process, not {processes}")
         self.inline = inline
-        self.processes = 1 if inline else processes or default_processes()
+        self.processes = 1 if inline else processes or os.cpu_count() or 1
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
 

@@ -25,7 +25,6 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi.files import nameable
 
-URL_VARIABLE = "KOIKOI_DATABASE_URL"
 _MIGRATION_LOCK = 0x6B6F696B6F69  # "koikoi": the advisory lock migrations hold on PostgreSQL
 _migrating = threading.Lock()
 """Alembic keeps a migration's context in module globals: one migration at a time."""
@@ -41,10 +40,8 @@ class DatabaseError(ValueError):
 
 
 def default_url() -> str:
-    """``KOIKOI_DATABASE_URL``, else a SQLite file in the user's data directory."""
-    configured = os.environ.get(URL_VARIABLE)
-    if configured:
-        return configured
+    """Where a server's database is unless it is told (koikoi.server.settings): a
+    SQLite file in the user's data directory."""
     folder = Path(platformdirs.user_data_dir("koikoi", appauthor=False))
     return f"sqlite:///{folder / 'koikoi.sqlite3'}"
 
