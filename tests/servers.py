@@ -149,10 +149,17 @@ def listening_socket() -> socket.socket:
 
 @contextmanager
 def koikoi_serve(
-    fd: int, database_url: str, *, seed: int | None = None, redis_url: str | None = None
+    fd: int,
+    database_url: str,
+    *,
+    seed: int | None = None,
+    redis_url: str | None = None,
+    options: tuple[str, ...] = (),
 ) -> Iterator[subprocess.Popen[bytes]]:
-    """``koikoi serve`` as its own process, on a socket the test already listens on."""
+    """``koikoi serve`` as its own process, on a socket the test already listens on
+    (``options``: more of its command line)."""
     command = [sys.executable, "-m", "koikoi", "serve", "--fd", str(fd), "--database", database_url]
+    command += options
     if seed is not None:
         command += ["--seed", str(seed)]
     if redis_url is not None:

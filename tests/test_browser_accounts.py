@@ -267,6 +267,12 @@ def test_sign_up_resign_and_step_through_the_replay(
     summary = page.get_by_test_id("match-summary")
     expect(summary).to_contain_text(text["summary.match.resigned"])
     expect(summary.get_by_test_id("points-earned")).to_have_count(0)
+    # The rating it cost, before and after, as the server's state says.
+    moved = page.evaluate("() => window.koikoi.state.rating")
+    assert moved["after"] < moved["before"]
+    change = summary.get_by_test_id("rating-change")
+    for value in (moved["before"], moved["after"]):
+        expect(change).to_contain_text(formatted(page, value, grouped=False))
 
     summary.get_by_test_id("replay-link").click()
     expect(page).to_have_url(re.compile(re.escape(f"#/replay/{game}") + "$"))

@@ -9,6 +9,7 @@ import random
 import threading
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any
 
 import httpx2
@@ -23,11 +24,13 @@ from koikoi.server.ranked import MIN_ACTIONS
 from koikoi.server.rating import START, START_SIGMA, rated_pair
 from koikoi.server.tablestore import MAX_OPEN
 from koikoi.server.throttle import SIGN_UPS_PER_HOUR
-from koikoi.store.models import Game, Table
+from koikoi.store.models import Game, MatchResult, Table, User
 from servers import (
     PASSWORD,
     Clock,
     browser,
+    koikoi_serve,
+    listening_socket,
     make_app,
     play_on,
     serving,
@@ -270,6 +273,21 @@ def test_one_round_then_resigning_ten_times_gains_a_third_of_ten_genuine_wins(
     for _ in range(10):
         genuine, _ = rated_pair(genuine, (START, START_SIGMA), 1.0)
     assert 0 < farmed <= (genuine[0] - START) / 3
+    # The k-th result of the pair moved the farmer 1/k² as far as the model would: the
+    # tenth at most a tenth as far as the first.
+    with app.state.services.database() as db:
+        moves = (
+            db.execute(
+                select(MatchResult.rating_after - MatchResult.rating_before)
+                .join(User, User.id == MatchResult.user_id)
+                .where(User.name == "farmer")
+                .order_by(MatchResult.finished, MatchResult.id)
+            )
+            .scalars()
+            .all()
+        )
+    assert len(moves) == 10
+    assert 0 < moves[9] <= moves[0] / 10
     # The tenth result moved the pair a hundredth as far as the first would have.
     history = profile(farmer, "farmer")["ratings"]["classic"]["history"]
     assert len(history) == 10
@@ -287,6 +305,27 @@ def test_sign_up_is_throttled_per_address(app: FastAPI, clock: Clock) -> None:
     sign_up(browser(app, address="198.51.100.8"), "neighbour")  # another address: free
     clock.advance(hours=1, seconds=1)
     sign_up(browser(app, address="198.51.100.7"), "nexthour")
+
+
+def test_sign_ups_are_counted_per_address_behind_a_trusted_proxy(tmp_path: Path) -> None:
+    """koikoi serve behind a proxy it was told to believe: accounts are counted per
+    forwarded client address, so many people behind one proxy are not one address."""
+    sock = listening_socket()
+    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    database = f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
+    options = ("--forwarded-allow-ips", "127.0.0.1")
+
+    def sign_up_from(address: str, name: str) -> int:
+        with httpx2.Client(base_url=url, timeout=60) as client:
+            client.headers["X-Forwarded-For"] = address
+            client.headers["X-CSRF-Token"] = client.get("/api/session").json()["csrf"]
+            body = {"name": name, "password": PASSWORD}
+            return client.post("/api/account", json=body).status_code
+
+    with sock, koikoi_serve(sock.fileno(), database, options=options):
+        codes = [sign_up_from("203.0.113.9", f"twin{n}") for n in range(SIGN_UPS_PER_HOUR + 1)]
+        assert codes == [201] * SIGN_UPS_PER_HOUR + [429]
+        assert sign_up_from("203.0.113.10", "neighbour") == 201
 
 
 def test_only_a_few_password_hashes_run_at_once() -> None:

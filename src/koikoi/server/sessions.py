@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from koikoi.server.clock import Clock
 from koikoi.server.credentials import digest
 from koikoi.server.live import ENDED, Broker, session_channel
+from koikoi.server.results import Status
 from koikoi.store.models import BrowserSession, Game, ServerSecret, User
 from koikoi.store.rows import insert_new, table_of
 
@@ -226,7 +227,7 @@ class Sessions:
             if old.user_id is None and user is not None:
                 db.execute(
                     update(Game)
-                    .where(Game.session_id == old.id, Game.status == "playing")
+                    .where(Game.session_id == old.id, Game.status == Status.PLAYING)
                     .values(user_id=user.id, session_id=None)
                 )
             db.execute(delete(BrowserSession).where(BrowserSession.id == old.id))

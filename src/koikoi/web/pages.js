@@ -154,6 +154,18 @@ function historyRating(match) {
   return h("span", { class: "history-rating", "data-testid": "history-rating" }, text);
 }
 
+/** A panel of a player's tallies, a row per group (`first`: the group's column key and heading). */
+function talliesPanel(name, title, first, rows) {
+  return h("section", { class: "panel", "aria-labelledby": `${name}-title` },
+    h("h2", { class: "panel-title", id: `${name}-title`, "data-testid": "section-title" }, title),
+    statsTable({
+      caption: title,
+      columns: [first, ["matches", t("stats.matches")], ["wins", t("stats.wins")], ["win_rate", t("stats.win_rate")], ["points", t("stats.points")]],
+      rows,
+      testid: `${name}-table`,
+    }));
+}
+
 function historyItem(match) {
   const against = opponentText(match);
   return h("li", { class: "history-item", "data-testid": "history-item", "data-outcome": match.outcome, "data-opponent": match.opponent || null },
@@ -255,24 +267,8 @@ export function renderProfile(container, player, { user }) {
         tile(t("stats.win_rate"), rate(player.win_rate), "profile-win-rate", winRateNote(player))),
       h("p", { class: "page-note", "data-testid": "profile-record" }, t(record.aborted ? "profile.record_aborted" : "profile.record", record)),
       ratingsPanel(player.ratings),
-      h("section", { class: "panel", "aria-labelledby": "by-level-title" },
-        h("h2", { class: "panel-title", id: "by-level-title", "data-testid": "section-title" }, t("profile.by_level")),
-        statsTable({
-          caption: t("profile.by_level"),
-          columns: [["level", t("stats.level")], ["matches", t("stats.matches")], ["wins", t("stats.wins")], ["win_rate", t("stats.win_rate")], ["points", t("stats.points")]],
-          rows: levels,
-          testid: "by-level-table",
-        })),
-      opponents.length > 1
-        ? h("section", { class: "panel", "aria-labelledby": "by-opponent-title" },
-            h("h2", { class: "panel-title", id: "by-opponent-title", "data-testid": "section-title" }, t("profile.by_opponent")),
-            statsTable({
-              caption: t("profile.by_opponent"),
-              columns: [["opponent", t("stats.opponent")], ["matches", t("stats.matches")], ["wins", t("stats.wins")], ["win_rate", t("stats.win_rate")], ["points", t("stats.points")]],
-              rows: opponentRows,
-              testid: "by-opponent-table",
-            }))
-        : null,
+      talliesPanel("by-level", t("profile.by_level"), ["level", t("stats.level")], levels),
+      opponents.length > 1 ? talliesPanel("by-opponent", t("profile.by_opponent"), ["opponent", t("stats.opponent")], opponentRows) : null,
       h("section", { class: "panel", "aria-labelledby": "yaku-title" },
         h("h2", { class: "panel-title", id: "yaku-title", "data-testid": "section-title" }, t("profile.yaku")),
         yaku.length
