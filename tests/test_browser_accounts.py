@@ -210,9 +210,14 @@ def test_leaderboard_and_profile_in_every_language(
     expect(profile.get_by_test_id("section-title")).to_have_text([text[k] for k in headings[1:]])
     history = profile.get_by_test_id("history-item")
     expect(history).to_have_count(SETTLED)
-    for item in history.all():
+    ids = [entry["id"] for entry in page.request.get(f"/api/players/{player}").json()["history"]]
+    for item, game_id in zip(history.all(), ids, strict=True):
         expect(item).to_have_attribute("data-outcome", "resigned")
         expect(item).to_contain_text(text["outcome.resigned"])
+        # Each match leads to its replay and to the coach's review of it.
+        review = item.get_by_test_id("history-review-link")
+        expect(review).to_have_attribute("href", f"#/review/{game_id}")
+        expect(review).to_have_text(text["review.link"])
     expect(profile.get_by_test_id("account-panel")).to_have_count(0)  # not this browser's
     assert_fits(page)
     page.screenshot(path=str(screenshots / f"profile-{lang}-phone.jpg"), type="jpeg", quality=85)

@@ -193,8 +193,7 @@ def create_app(
         queue=match_queue,
         broker=broker,
         seeds=seeds,
-        secure_cookies=settings.secure_cookies,
-        sign_ups_per_hour=settings.sign_ups_per_hour,
+        settings=settings,
     )
 
     # Each middleware added wraps those before it, so the headers go outermost: every

@@ -18,6 +18,7 @@ from koikoi.server.gamestore import GameStore
 from koikoi.server.live import Broker
 from koikoi.server.matchqueue import MatchQueue
 from koikoi.server.sessions import SessionInfo, Sessions
+from koikoi.server.settings import Settings
 from koikoi.server.tablestore import TableStore
 from koikoi.server.throttle import Throttle
 
@@ -39,12 +40,11 @@ class Services:
     games: GameStore
     seeds: random.Random
     """Draws new games' seeds: the system's secure source unless a test fixes it."""
-    secure_cookies: bool
     tables: TableStore
     queue: MatchQueue
     broker: Broker
-    sign_ups_per_hour: int
-    """Accounts one address may make in an hour (koikoi.server.throttle)."""
+    settings: Settings
+    """How the server was set up (koikoi.server.settings)."""
 
     def visitor(self, cookie: str | None) -> SessionInfo | None:
         """The live session a cookie names, if any (for a WebSocket, which has no
@@ -76,7 +76,7 @@ def set_cookie(response: Response, parts: Services, value: str, name: str = COOK
         max_age=60 * 60 * 24 * 365,
         httponly=True,
         samesite="lax",
-        secure=parts.secure_cookies,
+        secure=parts.settings.secure_cookies,
         path="/",
     )
 

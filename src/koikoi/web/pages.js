@@ -177,7 +177,10 @@ function historyItem(match) {
       match.ranked ? null : h("span", { class: "tag tag-friendly" }, t(match.table ? "match_kind.table_friendly" : "match_kind.friendly"))),
     h("p", { class: "history-meta" },
       h("time", { datetime: match.finished }, date(match.finished)), " · ", against ? [h("span", { class: "history-opponent" }, against), " · "] : null, rulesName(match.rules_name)),
-    h("a", { class: "link-btn history-replay", href: href.replay(match.id, 0, Boolean(match.table)), "data-testid": "replay-link" }, t("profile.replay")));
+    h("p", { class: "history-links" },
+      h("a", { class: "link-btn history-replay", href: href.replay(match.id, 0, Boolean(match.table)), "data-testid": "replay-link" }, t("profile.replay")),
+      // The coach's review of this player's own decisions (at a table: their seat's).
+      h("a", { class: "link-btn history-review", href: href.review(match.id, match.table ? match.seat : null), "data-testid": "history-review-link" }, t("review.link"))));
 }
 
 // The graph's drawing box (it scales to the width it gets), the room kept around the

@@ -118,7 +118,7 @@ def sign_up(
     name = check_name(body.name)
     check_password(body.password)
     with parts.database.begin() as db:
-        count_sign_up(db, client_address(request), parts.clock(), parts.sign_ups_per_hour)
+        count_sign_up(db, client_address(request), parts.clock(), parts.settings.sign_ups_per_hour)
     hashed = parts.passwords.hash(body.password)
     try:
         with parts.database.begin() as db:
