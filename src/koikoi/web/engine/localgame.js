@@ -285,6 +285,7 @@ export function stateJson(session) {
     status: session.status,
     ranked: false,
     points: 0,
+    rating: null, // a practice match moves no rating
     difficulty: session.difficulty,
     rules: rules.toMapping({ full: true }),
     rules_name: rulesName(rules),
