@@ -6,4 +6,4 @@ The engine is plain Python without I/O: :mod:`koikoi.cards` (the deck as bit set
 
 from __future__ import annotations
 
-__version__ = "0.6.3"
+__version__ = "0.7.0"
