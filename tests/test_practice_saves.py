@@ -98,10 +98,12 @@ def test_a_won_classic_practice_match_earns_nothing(app: FastAPI) -> None:
     response = client.post("/api/games/practice", json=practice_body(match, "expert"))
     assert response.status_code == 201, response.text
     profile = client.get("/api/players/ayumi").json()
-    assert profile["wins"] == 1
+    assert profile["by_opponent"]["practice"]["wins"] == 1  # on its own line...
+    assert profile["wins"] == profile["matches"] == 0  # ...and in no headline figure
     assert profile["points"] == 0
-    assert profile["by_difficulty"]["expert"]["points"] == 0
+    assert profile["by_difficulty"]["expert"]["matches"] == 0
     assert profile["history"][0]["outcome"] == "won"
+    assert profile["history"][0]["opponent"] == "practice"
     board = client.get("/api/leaderboard", params={"rules": "classic"}).json()
     assert all(row["name"] != "ayumi" for row in board["rows"])
     assert board["you"] is None
@@ -260,3 +262,28 @@ def test_saves_per_minute_are_capped(app: FastAPI, clock: Clock) -> None:
     assert client.post("/api/games/practice", json=bodies[0]).status_code == 200
     clock.advance(minutes=1, seconds=1)
     assert client.post("/api/games/practice", json=bodies[-1]).status_code == 201
+
+
+def test_practice_records_claim_no_headline_wins(app: FastAPI) -> None:
+    """0.6.3's finding: greedy-against-random records saved as "expert" made a profile
+    show 26 wins against the expert. The server replays a record but cannot know who
+    played seat 1, so practice results stand apart from the headline figures."""
+    client = signed_up(app)
+    matches = [played(SINGLE, seed) for seed in range(12)]
+    bodies = [practice_body(match, "expert") for match in matches]
+    won = sum(match.winner == 0 for match in matches)
+    for body in bodies:
+        assert client.post("/api/games/practice", json=body).status_code == 201
+    profile = client.get("/api/players/ayumi").json()
+    assert (profile["matches"], profile["wins"], profile["win_rate"]) == (0, 0, None)
+    assert profile["by_difficulty"]["expert"] == {
+        "matches": 0,
+        "wins": 0,
+        "points": 0,
+        "win_rate": None,
+    }
+    assert profile["yaku"] == {}
+    practice = profile["by_opponent"]["practice"]
+    assert (practice["matches"], practice["wins"]) == (len(bodies), won)
+    assert won > 0
+    assert len(profile["history"]) == len(bodies)

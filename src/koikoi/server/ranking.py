@@ -142,7 +142,12 @@ def _tally(results: list[MatchResult]) -> dict[str, Any]:
 
 def profile(db: Session, name: str) -> dict[str, Any] | None:
     """A player's record: totals (by level and by kind of opponent), yaku made,
-    ratings with their graphs, and recent matches, against the computer and people."""
+    ratings with their graphs, and recent matches, against the computer and people.
+
+    The headline figures (matches, wins, win rate, by level, yaku) count only matches
+    the server saw played. A practice match was played on the player's own device:
+    the server replays its record, but cannot know who or what played the other seat,
+    so it stands apart, on its own line of ``by_opponent`` and in the history."""
     try:
         key = name_key(name_shape(name))
     except AccountError:  # no account can have such a name
@@ -158,7 +163,8 @@ def profile(db: Session, name: str) -> dict[str, Any] | None:
         .order_by(MatchResult.finished.desc(), MatchResult.id.desc())
     ).all()
     every = [result for result, _ in rows]
-    counted = [result for result in every if result.status != Status.ABORTED]
+    finished = [result for result in every if result.status != Status.ABORTED]
+    counted = [result for result in finished if result.opponent != Opponent.PRACTICE]
     statuses = Counter(result.status for result in counted)
     yaku: Counter[str] = Counter()
     for result in counted:
@@ -175,14 +181,14 @@ def profile(db: Session, name: str) -> dict[str, Any] | None:
         "draws": statuses[Status.DRAWN],
         "resigned": statuses[Status.RESIGNED]
         + sum(r.status == Status.LOST and r.ending in GIVEN_UP for r in counted),
-        "aborted": len(every) - len(counted),
+        "aborted": len(every) - len(finished),
         "win_rate": _rate(statuses[Status.WON], len(counted)),
         "min_matches": MIN_MATCHES,
         "by_difficulty": {
             level: _tally([r for r in counted if r.level == level]) for level in DIFFICULTIES
         },
         "by_opponent": {
-            kind.value: _tally([r for r in counted if r.opponent == kind]) for kind in Opponent
+            kind.value: _tally([r for r in finished if r.opponent == kind]) for kind in Opponent
         },
         "yaku": dict(sorted(yaku.items(), key=lambda item: (-item[1], item[0]))),
         "history": [

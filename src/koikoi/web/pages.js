@@ -271,7 +271,9 @@ export function renderProfile(container, player, { user }) {
       h("p", { class: "page-note", "data-testid": "profile-record" }, t(record.aborted ? "profile.record_aborted" : "profile.record", record)),
       ratingsPanel(player.ratings),
       talliesPanel("by-level", t("profile.by_level"), ["level", t("stats.level")], levels),
-      opponents.length > 1 ? talliesPanel("by-opponent", t("profile.by_opponent"), ["opponent", t("stats.opponent")], opponentRows) : null,
+      // Shown where it says more than the headline: two kinds of opponent, or practice
+      // (which the headline leaves out: the server cannot check who played it).
+      opponents.length > 1 || opponents.includes("practice") ? talliesPanel("by-opponent", t("profile.by_opponent"), ["opponent", t("stats.opponent")], opponentRows) : null,
       h("section", { class: "panel", "aria-labelledby": "yaku-title" },
         h("h2", { class: "panel-title", id: "yaku-title", "data-testid": "section-title" }, t("profile.yaku")),
         yaku.length
