@@ -70,7 +70,7 @@ TABLES = {
     "reviews",
     "table_reviews",
     "match_results",
-    "sign_ups",
+    "address_events",
     "server_secrets",
     "alembic_version",
 }

@@ -23,6 +23,7 @@ from koikoi.server.live import Broker
 from koikoi.server.ranked import MIN_ACTIONS
 from koikoi.server.tables import MAX_TIMEOUTS, MOVE_SECONDS, PLAYING
 from koikoi.server.tablestore import TableStore
+from koikoi.server.throttle import CODE_MISSES
 from koikoi.store.models import BrowserSession, Rating, User
 from servers import PASSWORD, Clock, browser, make_app, refresh_csrf, sign_up
 
@@ -173,6 +174,35 @@ def test_an_unknown_code_of_the_right_shape_is_not_found(app: FastAPI) -> None:
     response = browser(app).get("/api/tables/code/ZZZZZZ")
     assert response.status_code == 404
     assert "ZZZZZZ" in response.json()["detail"]
+
+
+def test_a_code_names_its_table_only_while_it_is_open(app: FastAPI) -> None:
+    """0.6.3 resolved the codes of tables long begun or finished: a code is for sitting
+    down, so it names its table only while a seat is free."""
+    host, friend, table_id = seated_pair(app)
+    code = state_of(host, table_id)["table"]["code"]
+    assert browser(app).get(f"/api/tables/code/{code}").status_code == 404
+    friend.post(f"/api/tables/{table_id}/resign")
+    assert browser(app).get(f"/api/tables/code/{code}").status_code == 404
+
+
+def test_failed_code_look_ups_are_throttled_per_address(app: FastAPI, clock: Clock) -> None:
+    """0.6.3 answered 238 wrong guesses a second from one client: past CODE_MISSES a
+    minute, an address's look-ups wait (429), a right code's too, while another
+    address goes on."""
+    guesser = browser(app, address="198.51.100.66")
+    host = browser(app)
+    code = open_table(host)["table"]["code"]
+    wrong = "ZZZZZZ" if code != "ZZZZZZ" else "YYYYYY"
+    for _ in range(CODE_MISSES.limit):
+        assert guesser.get(f"/api/tables/code/{wrong}").status_code == 404
+    refused = guesser.get(f"/api/tables/code/{code}")
+    assert refused.status_code == 429
+    assert 0 < int(refused.headers["Retry-After"]) <= 60
+    assert "address" in refused.json()["detail"]
+    assert browser(app).get(f"/api/tables/code/{code}").status_code == 200
+    clock.advance(minutes=1, seconds=1)
+    assert guesser.get(f"/api/tables/code/{code}").status_code == 200
 
 
 def test_each_seat_hears_every_move_on_its_websocket(app: FastAPI) -> None:

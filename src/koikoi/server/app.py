@@ -50,7 +50,7 @@ from koikoi.server.sessions import Sessions, signing_key
 from koikoi.server.settings import Settings
 from koikoi.server.tablestore import TableStore
 from koikoi.server.thinking import Thinking
-from koikoi.server.throttle import Throttle, sweep_sign_ups
+from koikoi.server.throttle import Throttle, sweep_addresses
 from koikoi.server.traffic import AccessLog, BestCompression, ClientFiles, HeadAsGet
 from koikoi.store.database import Database, default_url, make_engine, upgrade
 
@@ -145,7 +145,7 @@ def create_app(
     with database.begin() as db:
         sessions.sweep(db)
         Throttle(clock).sweep(db)
-        sweep_sign_ups(db, clock())
+        sweep_addresses(db, clock())
     expert = {"budget_ms": 2000.0} if expert_options is None else expert_options
     thinking = thinking or Thinking(settings.thinking_processes)
 

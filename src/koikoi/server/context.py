@@ -81,6 +81,12 @@ def set_cookie(response: Response, parts: Services, value: str, name: str = COOK
     )
 
 
+def client_address(request: Request) -> str:
+    """The address a request came from (a trusted proxy's forwarded one, where the
+    server was told to believe it: koikoi serve --forwarded-allow-ips)."""
+    return request.client.host if request.client else "unknown"
+
+
 def browser(request: Request, response: Response) -> SessionInfo:
     """The browser's session; a new visitor's when it has none. Writes nothing, so
     reading never waits for the database's writers."""

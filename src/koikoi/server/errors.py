@@ -37,6 +37,12 @@ class AccountError(Refused):
         super().__init__(message, status=status, retry_after=retry_after)
 
 
+class AddressThrottled(Refused):
+    """An address that has caused as many of some event as it may for a while."""
+
+    status = 429
+
+
 class StaleActionError(Refused):
     """An action (or another change) chosen in an older state than the match's own."""
 

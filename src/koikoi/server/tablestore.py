@@ -53,6 +53,7 @@ from koikoi.server.tables import (
     new_code,
 )
 from koikoi.server.thinking import Thinking
+from koikoi.server.throttle import CODE_MISSES, count_address, held_address
 from koikoi.store.models import Table, TableReview, User
 from koikoi.store.rows import table_of, update_where
 
@@ -288,12 +289,20 @@ class TableStore:
             lines.append(table.summary(seat, row.updated))
         return lines
 
-    def find(self, code: str) -> str:
-        """The id of the table a code names."""
-        with self.sessions() as db:
-            found = db.scalar(select(Table.id).where(Table.code == code.upper()))
+    def find(self, code: str, address: str) -> str:
+        """The id of the open table a code names (a code names nothing once its table
+        has begun). Codes that name none are counted per ``address``: past
+        CODE_MISSES a minute, every look-up from it is refused (429) for a while."""
+        now = self.clock()
+        with self.sessions.begin() as db:
+            key = held_address(db, CODE_MISSES, address, now)
+            found = db.scalar(
+                select(Table.id).where(Table.code == code.upper(), Table.status == OPEN)
+            )
+            if found is None:
+                count_address(db, CODE_MISSES, key, now)
         if found is None:
-            raise TableError(404, f"no table has the code {code!r}; check it with your friend")
+            raise TableError(404, f"no open table has the code {code!r}; check it with your friend")
         return found
 
     def sit(self, table_id: str, owner: SessionInfo) -> Change:

@@ -7,6 +7,7 @@ one after another and none slips past a limit.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -16,8 +17,8 @@ from sqlalchemy.orm import Session
 
 from koikoi.server.clock import Clock
 from koikoi.server.credentials import digest
-from koikoi.server.errors import AccountError
-from koikoi.store.models import PasswordThrottle, SignUp
+from koikoi.server.errors import AccountError, AddressThrottled
+from koikoi.store.models import AddressEvent, PasswordThrottle
 from koikoi.store.rows import insert_new
 
 
@@ -141,34 +142,81 @@ class Throttle:
         db.execute(delete(PasswordThrottle).where(PasswordThrottle.last_check < forgotten))
 
 
+@dataclass(frozen=True)
+class Allowance:
+    """How many of one kind of event an address may cause in a window of time."""
+
+    kind: str
+    limit: int
+    window: timedelta
+    counted: str
+    """What is counted, as a sentence's subject: "{n} {counted} in the last ..."."""
+    span: str
+    """The window in words."""
+
+
 SIGN_UPS_PER_HOUR = 5
 """Accounts one address may make in an hour: enough for a family or a classroom
 behind one address in an evening, too few to farm a rating with."""
-SIGN_UP_WINDOW = timedelta(hours=1)
+SIGN_UPS = Allowance(
+    "sign-up",
+    SIGN_UPS_PER_HOUR,
+    timedelta(hours=1),
+    "accounts were made from your address",
+    "hour",
+)
+CODE_MISSES = Allowance(
+    "code-miss",
+    20,
+    timedelta(minutes=1),
+    "table codes from your address named no open table",
+    "minute",
+)
+"""Table codes that name no open table, from one address: a friend mistypes a few; a
+guesser of codes gets a trickle (32^6 codes, so guessing one takes years)."""
+KEPT = max(SIGN_UPS.window, CODE_MISSES.window)
+
+
+def held_address(db: Session, allowance: Allowance, address: str, now: datetime) -> str:
+    """Check that ``address`` may still cause the allowance's events, or refuse it
+    (429, with the seconds until it may); the address's key, for :func:`count_address`.
+
+    ``db`` must be a fresh transaction: one address's events are counted one after
+    another (PostgreSQL: a lock on the address and kind; SQLite: the write lock its
+    first statement takes), so none slips past the limit."""
+    key = digest(f"{allowance.kind}\0{address}")
+    if db.get_bind().dialect.name == "postgresql":
+        db.execute(select(func.pg_advisory_xact_lock(int(key[:15], 16))))
+    kind, window = AddressEvent.kind == allowance.kind, now - allowance.window
+    # A write first: on SQLite it takes the database's write lock.
+    db.execute(
+        delete(AddressEvent).where(kind, AddressEvent.address == key, AddressEvent.at <= window)
+    )
+    recent = db.scalars(
+        select(AddressEvent.at).where(kind, AddressEvent.address == key).order_by(AddressEvent.at)
+    ).all()
+    if len(recent) >= allowance.limit:
+        seconds = max(1, math.ceil((recent[0] + allowance.window - now).total_seconds()))
+        raise AddressThrottled(
+            f"{len(recent)} {allowance.counted} in the last {allowance.span}, the most one"
+            f" address may; try again in {seconds} seconds",
+            retry_after=seconds,
+        )
+    return key
+
+
+def count_address(db: Session, allowance: Allowance, key: str, now: datetime) -> None:
+    """Count one event of the allowance's kind for the address :func:`held_address` held."""
+    db.add(AddressEvent(kind=allowance.kind, address=key, at=now))
 
 
 def count_sign_up(db: Session, address: str, now: datetime, limit: int = SIGN_UPS_PER_HOUR) -> None:
-    """Count a new account made from ``address``, or refuse it (429, with the seconds
-    until the address may make one again) where it has made SIGN_UPS_PER_HOUR in the
-    last hour (``limit`` of them). ``db`` must be a fresh transaction: sign-ups from one address are
-    counted one after another (PostgreSQL: a lock on the address; SQLite: the write
-    lock its first statement takes), so none slips past the limit."""
-    key = digest(f"sign-up\0{address}")
-    if db.get_bind().dialect.name == "postgresql":
-        db.execute(select(func.pg_advisory_xact_lock(int(key[:15], 16))))
-    db.execute(delete(SignUp).where(SignUp.address == key, SignUp.at <= now - SIGN_UP_WINDOW))
-    recent = db.scalars(select(SignUp.at).where(SignUp.address == key).order_by(SignUp.at)).all()
-    if len(recent) >= limit:
-        seconds = max(1, math.ceil((recent[0] + SIGN_UP_WINDOW - now).total_seconds()))
-        raise AccountError(
-            429,
-            f"{len(recent)} accounts were made from your address in the last hour, the most"
-            f" one address may make; try again in {seconds} seconds",
-            retry_after=seconds,
-        )
-    db.add(SignUp(address=key, at=now))
+    """Count a new account made from ``address``, or refuse it (429) where it has made
+    ``limit`` in the last hour; ``db`` a fresh transaction (see :func:`held_address`)."""
+    allowance = dataclasses.replace(SIGN_UPS, limit=limit)
+    count_address(db, allowance, held_address(db, allowance, address, now), now)
 
 
-def sweep_sign_ups(db: Session, now: datetime) -> None:
-    """Forget sign-ups older than the window (no address is kept longer)."""
-    db.execute(delete(SignUp).where(SignUp.at <= now - SIGN_UP_WINDOW))
+def sweep_addresses(db: Session, now: datetime) -> None:
+    """Forget events older than any window (no address is kept longer)."""
+    db.execute(delete(AddressEvent).where(AddressEvent.at <= now - KEPT))

@@ -234,14 +234,17 @@ class MatchResult(Base):
     finished: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
-class SignUp(Base):
-    """An account made from an address, kept an hour: sign-up is throttled per address."""
+class AddressEvent(Base):
+    """Something an address did that is counted for a while (koikoi.server.throttle):
+    an account made, a table code that named no open table."""
 
-    __tablename__ = "sign_ups"
+    __tablename__ = "address_events"
+    __table_args__ = (Index("ix_address_events_kind_address", "kind", "address"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    address: Mapped[str] = mapped_column(String(64), index=True)
-    """The address's SHA-256 (none is stored)."""
+    kind: Mapped[str] = mapped_column(String(16))
+    address: Mapped[str] = mapped_column(String(64))
+    """The kind and address's SHA-256 (no address is stored)."""
     at: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
 
 

@@ -4,7 +4,7 @@
 
 import { ApiError, api, onSession } from "./api.js";
 import { h, icon, openModal, tabKeys, toast } from "./dom.js";
-import { isolate, num, plural, t } from "./i18n.js";
+import { isolate, num, plural, t, waitText } from "./i18n.js";
 import { rememberPlayer } from "./practice.js";
 import { href } from "./routes.js";
 
@@ -107,10 +107,6 @@ function focusAccount() {
 }
 
 // -- forms in dialogs --------------------------------------------------------------------
-
-function waitText(seconds) {
-  return seconds < 90 ? plural("seconds", seconds) : plural("minutes", Math.ceil(seconds / 60));
-}
 
 /** What went wrong with an account request, in words; `wrong` is the message for a 401. */
 function problem(error, wrong) {

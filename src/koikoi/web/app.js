@@ -7,7 +7,7 @@ import { byId, cardName, info, installLongPress, setCards } from "./cards.js";
 import { announce, clear, closeAllModals, confirmDialog, h, icon, modalOpen, openModal, retranslateToast, toast } from "./dom.js";
 import { openHelp } from "./help.js";
 import { openQueuePanel, renderLobby } from "./person.js";
-import { isolate, loadLanguage, plural, t } from "./i18n.js";
+import { isolate, loadLanguage, plural, t, waitText } from "./i18n.js";
 import { renderLeaderboard, renderPageStatus, renderProfile } from "./pages.js";
 import { isPractice, practice } from "./practice.js";
 import { actionCard, openHint, renderReview } from "./coach.js";
@@ -1172,6 +1172,7 @@ async function joinByCode(code) {
     body = await api.findTable(code);
   } catch (error) {
     if (error instanceof ApiError && (error.status === 404 || error.status === 422)) toast("person.no_code", { kind: "error", params: { code } });
+    else if (error instanceof ApiError && error.status === 429) toast("person.code_wait", { kind: "error", params: { wait: waitText(error.retryAfter || 60) } });
     else toast("error.network", { kind: "error" });
     return;
   }

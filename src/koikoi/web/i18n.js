@@ -99,6 +99,11 @@ export function plural(name, n, params = {}) {
   return t(key, { n, ...params });
 }
 
+/** How long to wait, in words: seconds under a minute and a half, else minutes. */
+export function waitText(seconds) {
+  return seconds < 90 ? plural("seconds", seconds) : plural("minutes", Math.ceil(seconds / 60));
+}
+
 /** Load a language's catalog and set <html lang dir>. */
 export async function loadLanguage(code) {
   const catalog = await api.catalog(code);

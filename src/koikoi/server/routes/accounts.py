@@ -17,6 +17,7 @@ from koikoi.server.context import (
     Parts,
     Services,
     Strict,
+    client_address,
     set_cookie,
 )
 from koikoi.server.credentials import check_name, check_password, name_key, name_shape
@@ -60,12 +61,6 @@ def answer(parts: Services, response: Response, new: SessionInfo, cookie: str) -
     """The answer to a request that changed the session: its cookie and token."""
     set_cookie(response, parts, cookie)
     return session_json(parts, new)
-
-
-def client_address(request: Request) -> str:
-    """The address a request came from (a trusted proxy's forwarded one, where the
-    server was told to believe it: koikoi serve --forwarded-allow-ips)."""
-    return request.client.host if request.client else "unknown"
 
 
 def password_is_right(

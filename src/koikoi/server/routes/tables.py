@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query
+from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.responses import JSONResponse
 from pydantic import Field
 
 from koikoi.rules import RuleSet
-from koikoi.server.context import Browser, Checked, Parts, Services, Strict
+from koikoi.server.context import Browser, Checked, Parts, Services, Strict, client_address
 from koikoi.server.errors import StaleActionError
 from koikoi.server.tables import (
     CANCELLED,
@@ -105,9 +105,10 @@ def table_review(
 
 
 @router.get("/tables/code/{code}")
-def find_table(code: TableCode, parts: Parts) -> dict[str, Any]:
-    """The table a code names (its id, for the link)."""
-    return {"id": parts.tables.find(code)}
+def find_table(code: TableCode, parts: Parts, request: Request) -> dict[str, Any]:
+    """The open table a code names (its id, for the link). Codes that name no open
+    table are counted per address: past a few a minute, look-ups wait (429)."""
+    return {"id": parts.tables.find(code, client_address(request))}
 
 
 @router.get("/tables/{table_id}")

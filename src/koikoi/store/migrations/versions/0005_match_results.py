@@ -1,4 +1,4 @@
-"""One result per player for every finished match; sign-ups throttled per address.
+"""One result per player for every finished match; events counted per address.
 
 Until now a game against the computer kept its player's result on its own row
 (points, totals, yaku, rating before and after) and a table between people kept only
@@ -88,14 +88,17 @@ def upgrade() -> None:
     )
     op.create_index("ix_match_results_rules_name_ranked", "match_results", ["rules_name", "ranked"])
     op.create_table(
-        "sign_ups",
+        "address_events",
         sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("kind", sa.String(16), nullable=False),
         sa.Column("address", sa.String(64), nullable=False),
         sa.Column("at", TIMESTAMP, nullable=False),
-        sa.PrimaryKeyConstraint("id", name=op.f("pk_sign_ups")),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_address_events")),
     )
-    op.create_index(op.f("ix_sign_ups_address"), "sign_ups", ["address"], unique=False)
-    op.create_index(op.f("ix_sign_ups_at"), "sign_ups", ["at"], unique=False)
+    op.create_index(
+        "ix_address_events_kind_address", "address_events", ["kind", "address"], unique=False
+    )
+    op.create_index(op.f("ix_address_events_at"), "address_events", ["at"], unique=False)
 
     results = sorted(
         [*_game_results(), *_table_results()],
@@ -348,9 +351,9 @@ def downgrade() -> None:
     }
     has_result = sa.exists().where(results.c.match_id == games.c.id, results.c.seat == 0)
     op.execute(games.update().where(has_result).values(values))
-    op.drop_index(op.f("ix_sign_ups_at"), "sign_ups")
-    op.drop_index(op.f("ix_sign_ups_address"), "sign_ups")
-    op.drop_table("sign_ups")
+    op.drop_index(op.f("ix_address_events_at"), "address_events")
+    op.drop_index("ix_address_events_kind_address", "address_events")
+    op.drop_table("address_events")
     op.drop_index("ix_match_results_rules_name_ranked", "match_results")
     op.drop_index("ix_match_results_user_id_finished", "match_results")
     op.drop_index(op.f("ix_match_results_opponent_id"), "match_results")
