@@ -606,9 +606,27 @@ def test_release_0_6_3_data_gets_one_result_per_player(database_url: str) -> Non
                     "when": when,
                 },
             )
+        # The coach's reviews, which refer to the match rows the upgrade rebuilds.
+        connection.execute(
+            text(
+                "INSERT INTO reviews (game_id, coach, data, created)"
+                " VALUES ('won', 'c1', '{}', :when)"
+            ),
+            {"when": at[0]},
+        )
+        connection.execute(
+            text(
+                "INSERT INTO table_reviews (table_id, seat, coach, data, created)"
+                " VALUES ('whole', 1, 'c1', '{}', :when)"
+            ),
+            {"when": at[1]},
+        )
     upgrade(engine)
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        kept = connection.execute(text("SELECT count(*) FROM reviews")).scalar()
+        kept += connection.execute(text("SELECT count(*) FROM table_reviews")).scalar()
+        assert kept == 2  # SQLite copies a table to alter it: nothing hangs on it is lost
         results = {
             (row.match_id, row.user_id): row
             for row in connection.execute(select(MatchResult)).all()

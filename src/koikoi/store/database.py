@@ -209,13 +209,33 @@ def upgrade(engine: Engine, revision: str = "head") -> None:
     is meant for one server process.
     """
     config = alembic_config()
-    with _migrating, engine.begin() as connection:
-        if connection.dialect.name == "postgresql":
-            # Several workers starting at once: one migrates, the others wait, then
-            # find the schema current.
-            connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK})
-        config.attributes["connection"] = connection
-        command.upgrade(config, revision)
+    with _migrating, engine.connect() as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        if sqlite:
+            # SQLite alters a table by copying it and dropping the old one, and with
+            # foreign keys on, a dropped table's rows take every row that refers to
+            # them along (a game's reviews, say). Off for the migration (it can only
+            # be set outside a transaction), checked at its end, on again after.
+            connection.exec_driver_sql("PRAGMA foreign_keys = OFF")
+            connection.commit()
+        try:
+            with connection.begin():
+                if not sqlite:
+                    # Several workers starting at once: one migrates, the others wait,
+                    # then find the schema current.
+                    connection.execute(
+                        text("SELECT pg_advisory_xact_lock(:key)"), {"key": _MIGRATION_LOCK}
+                    )
+                config.attributes["connection"] = connection
+                command.upgrade(config, revision)
+                if sqlite:
+                    broken = connection.exec_driver_sql("PRAGMA foreign_key_check").all()
+                    if broken:
+                        raise DatabaseError(f"the upgrade would break references: {broken}")
+        finally:
+            if sqlite:
+                connection.exec_driver_sql("PRAGMA foreign_keys = ON")
+                connection.commit()
 
 
 def current_revision(engine: Engine) -> str | None:
