@@ -318,6 +318,34 @@ def test_an_attack_from_many_addresses_never_locks_out_a_known_device(
     assert sign_in(forged, "hana").status_code == 429
 
 
+def test_a_deleted_accounts_device_cookie_opens_nothing_for_the_next_account(
+    app: FastAPI,
+) -> None:
+    """0.6.3's finding: on SQLite, a deleted account's id went to the next account made,
+    and the old account's device cookie then skipped the sign-in throttle for the new
+    one (30 of 30 guesses checked). Ids are never reused now, and a device cookie names
+    the account itself, not its id alone."""
+    attacker = browser(app, address="10.0.2.1")
+    first = sign_up(attacker, "mallory")
+    old_id = user_id(app, "mallory")
+    deleted = attacker.request("DELETE", "/api/account", json={"password": PASSWORD})
+    assert deleted.status_code == 200
+    refresh_csrf(attacker, deleted.json())
+    assert first["user"]["name"] == "mallory"
+    sign_up(browser(app), "victim")
+    assert user_id(app, "victim") != old_id
+    # The attacker's browser still holds mallory's device cookie: it counts for nothing.
+    codes = [sign_in(attacker, "victim", GUESS).status_code for _ in range(FREE_CHECKS["pair"] + 1)]
+    assert codes == [401] * FREE_CHECKS["pair"] + [429]
+
+
+def user_id(app: FastAPI, name: str) -> int:
+    with app.state.services.database() as db:
+        found = db.scalar(select(User.id).where(User.name == name))
+    assert found is not None
+    return int(found)
+
+
 def test_one_address_guessing_many_names_slows_down(app: FastAPI) -> None:
     sign_up(browser(app), "hana")
     attacker = browser(app, address="10.0.0.9")

@@ -64,6 +64,9 @@ class Base(DeclarativeBase):
 
 class User(Base):
     __tablename__ = "users"
+    # An account's id is never given to another, even after it is deleted (SQLite
+    # would reuse the highest one without AUTOINCREMENT; PostgreSQL never does).
+    __table_args__ = ({"sqlite_autoincrement": True},)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     name: Mapped[str] = mapped_column(String(40))

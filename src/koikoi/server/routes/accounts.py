@@ -72,9 +72,7 @@ def password_is_right(
     scopes must wait; only then does argon2 run, outside any transaction.
     """
     address = client_address(request)
-    device = parts.sessions.device(
-        request.cookies.get(DEVICE_COOKIE), user.id if user is not None else None
-    )
+    device = parts.sessions.device(request.cookies.get(DEVICE_COOKIE), user)
     scopes = parts.throttle.scopes(key, address, device)
     with parts.database.begin() as db:
         parts.throttle.count(db, scopes)
@@ -87,7 +85,7 @@ def password_is_right(
 
 def signed_in_here(parts: Services, response: Response, user: User) -> None:
     """Mark this browser as a device the account uses (see :class:`Throttle`)."""
-    set_cookie(response, parts, parts.sessions.device_cookie(user.id), DEVICE_COOKIE)
+    set_cookie(response, parts, parts.sessions.device_cookie(user), DEVICE_COOKIE)
 
 
 def signed_in_user(parts: Services, info: SessionInfo) -> User:

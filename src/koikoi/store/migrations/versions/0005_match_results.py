@@ -111,6 +111,12 @@ def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         for column in GAME_COLUMNS:
             batch.drop_column(column)
+    if op.get_bind().dialect.name == "sqlite":
+        # Account ids are never reused (a deleted account's device cookies, results...).
+        with op.batch_alter_table(
+            "users", recreate="always", table_kwargs={"sqlite_autoincrement": True}
+        ):
+            pass
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("ratings")
 
