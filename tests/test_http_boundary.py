@@ -232,6 +232,43 @@ def test_a_huge_bad_value_is_named_but_not_echoed(client: TestClient) -> None:
 # 2. Body size cap ------------------------------------------------------------------
 
 
+def test_a_body_that_says_one_key_twice_is_refused_and_changes_nothing(
+    client: TestClient,
+) -> None:
+    """Readers disagree on which of two equal keys wins (0.6.3 took the last)."""
+    body = b'{"difficulty": "easy", "difficulty": "expert"}'
+    response = client.post("/api/games", content=body, headers={"Content-Type": "application/json"})
+    error = refusal(response, 422)
+    assert "'difficulty' appears twice" in error.detail
+    assert client.get("/api/games").json()["games"] == []
+
+
+@pytest.mark.parametrize(
+    ("method", "path", "allowed"),
+    [
+        ("PUT", "/api/tables", "GET, HEAD, POST"),
+        ("PATCH", "/api/games", "GET, HEAD, POST"),
+        ("PUT", "/api/queue", "DELETE, GET, HEAD, POST"),
+        ("POST", "/api/leaderboard", "GET, HEAD"),
+    ],
+)
+def test_a_405_names_every_method_the_path_allows(
+    client: TestClient, method: str, path: str, allowed: str
+) -> None:
+    """0.6.3 named only the first route's method where a path has several routes."""
+    response = client.request(method, path)
+    refusal(response, 405)
+    assert response.headers["allow"] == allowed
+
+
+@pytest.mark.parametrize("path", ["/api/players/{}", "/api/i18n/{}", "/cards/{}.svg"])
+def test_a_long_path_is_not_echoed(client: TestClient, path: str) -> None:
+    """0.6.3 quoted a 16 KB path whole in some refusals."""
+    response = client.get(path.format("x" * 16_000))
+    assert response.status_code in (404, 422)
+    assert len(response.content) < 1_000
+
+
 def test_a_body_over_the_cap_is_refused_naming_the_limit(client: TestClient) -> None:
     body = b'{"name": "hana", "password": "' + b"x" * MAX_BODY_BYTES + b'"}'
     response = client.post(

@@ -4,6 +4,7 @@ network, and the access log."""
 from __future__ import annotations
 
 import gzip
+import json
 import logging
 import re
 import subprocess
@@ -12,11 +13,12 @@ from pathlib import Path
 
 import httpx2
 import pytest
+import websockets.sync.client
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
 from koikoi.server.traffic import common_log_line
-from servers import browser, listening_socket, make_app
+from servers import browser, koikoi_serve, listening_socket, make_app
 
 PAGES = ["/", "/healthz", "/static/app.js", "/static/style.css", "/cards/back.svg", "/api/rules"]
 # host - - [time] "request line, its quotes escaped" status bytes
@@ -132,3 +134,24 @@ def test_quiet_serving_logs_no_requests(app: FastAPI, caplog: pytest.LogCaptureF
     with caplog.at_level(logging.WARNING, logger="koikoi.access"):
         TestClient(app).get("/healthz")
     assert not [record for record in caplog.records if record.name == "koikoi.access"]
+
+
+def test_websocket_connections_are_traffic_not_errors(tmp_path: Path) -> None:
+    """0.6.3's koikoi serve wrote three lines a WebSocket (accepted, open, closed) to
+    standard error, which the README keeps for errors: they go to standard output."""
+    sock = listening_socket()
+    host, port = sock.getsockname()
+    database = f"sqlite:///{tmp_path / 'koikoi.sqlite3'}"
+    with sock, koikoi_serve(sock.fileno(), database) as server:
+        # The server is up once it answers (the first request waits in the backlog).
+        assert httpx2.get(f"http://{host}:{port}/healthz", timeout=60).status_code == 200
+        for _ in range(3):
+            with websockets.sync.client.connect(f"ws://{host}:{port}/api/tables/none/live") as ws:
+                assert json.loads(ws.recv())["type"] == "error"
+        server.terminate()
+        assert server.stderr is not None
+        errors = server.stderr.read().decode()
+        server.wait(timeout=30)
+    assert "connection open" not in errors
+    assert "connection closed" not in errors
+    assert "WebSocket" not in errors

@@ -31,6 +31,7 @@ from koikoi.server.boundary import (
     MAX_BODY_BYTES,
     BodyGuard,
     ErrorGuard,
+    InlineScriptPolicy,
     ResponseHeaders,
     domain_error,
     error_responses,
@@ -55,12 +56,14 @@ from koikoi.server.traffic import AccessLog, BestCompression, ClientFiles, HeadA
 from koikoi.store.database import Database, default_url, make_engine, upgrade
 
 # The client is all the project's own files: nothing from elsewhere may run, load or
-# frame the game. (The API docs page fetches Swagger UI from a CDN, so it goes without.)
+# frame the game. (The API docs page is served from the package too; its one inline
+# script, which starts Swagger UI, is allowed by its hash: see InlineScriptPolicy.)
+POLICY = (
+    "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
+    " form-action 'self'; frame-ancestors 'none'"
+)
 SECURITY_HEADERS = {
-    "Content-Security-Policy": (
-        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none';"
-        " form-action 'self'; frame-ancestors 'none'"
-    ),
+    "Content-Security-Policy": POLICY,
     "X-Content-Type-Options": "nosniff",
     "X-Frame-Options": "DENY",
     "Referrer-Policy": "same-origin",
@@ -204,17 +207,13 @@ def create_app(
 
     app.add_middleware(BodyGuard, max_bytes=MAX_BODY_BYTES)
     app.add_middleware(ErrorGuard)
+    # Inside the compression: it reads the docs page as written.
+    app.add_middleware(InlineScriptPolicy, paths={DOCS}, policy=POLICY)
     # Text answers (the client, catalogs, card pictures, JSON) travel compressed.
     app.add_middleware(CompressMiddleware, minimum_size=500)
     # What every device downloads to play offline, the most compressed it can be.
     app.add_middleware(BestCompression, paths=lambda: offline.paths)
-    app.add_middleware(
-        ResponseHeaders,
-        headers=SECURITY_HEADERS,
-        # Swagger UI's page starts itself with an inline script, so it goes without
-        # the policy.
-        unless={DOCS: {"Content-Security-Policy"}},
-    )
+    app.add_middleware(ResponseHeaders, headers=SECURITY_HEADERS)
     app.add_middleware(HeadAsGet)
     app.add_middleware(AccessLog)
 

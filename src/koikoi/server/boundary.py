@@ -14,11 +14,15 @@ its traceback in the log, and the connection stays usable.
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import json
 import logging
 import math
 import re
 from collections.abc import Iterable, Mapping
 from email.message import Message as MimeMessage
+from functools import cache
 from typing import Any, TypeVar
 
 import pydantic_core
@@ -149,11 +153,40 @@ async def validation_error(_request: Request, error: Exception) -> JSONResponse:
     return refusal(422, detail, errors=listed)
 
 
-async def http_error(_request: Request, error: Exception) -> JSONResponse:
-    """A route's or the router's refusal, its ``detail`` always a string."""
+async def http_error(request: Request, error: Exception) -> JSONResponse:
+    """A route's or the router's refusal, its ``detail`` always a string. A 405 names
+    every method the path allows (the router names only the first route's)."""
     assert isinstance(error, HTTPException)
     detail = error.detail if isinstance(error.detail, str) else str(error.detail)
-    return refusal(error.status_code, detail, headers=error.headers)
+    headers = error.headers
+    if error.status_code == 405:
+        named = (headers or {}).get("Allow", "")
+        headers = {**(headers or {}), "Allow": ", ".join(allowed_methods(request, named))}
+    return refusal(error.status_code, detail, headers=headers)
+
+
+def allowed_methods(request: Request, named: str = "") -> list[str]:
+    """The methods the app answers at the request's path: those ``named`` (the
+    router's Allow) and every operation the API's schema has at a path template that
+    matches it."""
+    methods = {method.strip() for method in named.split(",") if method.strip()}
+    paths: dict[str, dict[str, Any]] = request.app.openapi()["paths"]
+    for template, operations in paths.items():
+        if _template(template).fullmatch(request.url.path):
+            methods |= {method.upper() for method in operations if method in _METHODS}
+    if "GET" in methods:
+        methods.add("HEAD")  # every GET route answers HEAD (traffic.HeadAsGet)
+    return sorted(methods)
+
+
+_METHODS = {"get", "put", "post", "delete", "options", "head", "patch", "trace"}
+
+
+@cache
+def _template(template: str) -> re.Pattern[str]:
+    """A path template of the schema (``/api/tables/{table_id}``) as a pattern."""
+    parts = re.split(r"\{[^}]+\}", template)
+    return re.compile("[^/]+".join(re.escape(part) for part in parts))
 
 
 async def domain_error(_request: Request, error: Exception) -> JSONResponse:
@@ -206,6 +239,9 @@ def check_json(body: bytes) -> None:
         if message.startswith("recursion limit exceeded"):
             raise NotStandardJSON(f"it is nested deeper than {MAX_JSON_DEPTH} levels") from None
         raise NotStandardJSON(message + _excerpt(body, message)) from None
+    # Readers disagree on which of two equal keys wins (pydantic's takes the last,
+    # others the first, some refuse): a body that says two things is refused.
+    json.loads(body, object_pairs_hook=_one_of_each)
     # Iteratively, so no nesting can exhaust the stack; each value with its path.
     pending: list[tuple[Any, tuple[str | int, ...]]] = [(value, ())]
     while pending:
@@ -226,6 +262,16 @@ def check_json(body: bytes) -> None:
                 " the most JSON readers hold exactly",
                 path,
             )
+
+
+def _one_of_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object's members, refused where one key appears twice."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise NotStandardJSON(f"the key {_shown(key)} appears twice in one object")
+        found[key] = value
+    return found
 
 
 def _number_at(body: bytes) -> str:
@@ -352,33 +398,76 @@ class ErrorGuard:
             await refusal(500, "internal error")(scope, receive, send)
 
 
-class ResponseHeaders:
-    """Adds ``headers`` to every response, refusals and errors included, and
-    ``Cache-Control: no-store`` to API answers that set no caching of their own:
-    they carry the CSRF token and players' games, which no cache may keep."""
+class InlineScriptPolicy:
+    """The Content-Security-Policy of pages that start themselves with inline scripts
+    (Swagger UI's, at ``paths``): ``policy``, with those very scripts allowed by
+    their SHA-256, so no other inline script could run there. Read from the page
+    itself (it is small, and buffered whole), so it holds whatever the page holds."""
 
-    def __init__(
-        self, app: ASGIApp, headers: Mapping[str, str], unless: Mapping[str, set[str]]
-    ) -> None:
+    def __init__(self, app: ASGIApp, paths: set[str], policy: str) -> None:
+        self.app = app
+        self.paths = paths
+        self.policy = policy
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["path"] not in self.paths:
+            await self.app(scope, receive, send)
+            return
+        start: Message = {}
+        body: list[bytes] = []
+
+        async def held(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                start = message
+                return
+            body.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            page = b"".join(body)
+            MutableHeaders(scope=start)["Content-Security-Policy"] = script_policy(
+                self.policy, page
+            )
+            await send(start)
+            await send({"type": "http.response.body", "body": page})
+
+        await self.app(scope, receive, held)
+
+
+_INLINE_SCRIPT = re.compile(rb"<script>(.*?)</script>", re.DOTALL)
+
+
+def script_policy(policy: str, page: bytes) -> str:
+    """``policy`` with a ``script-src`` that allows the page's inline scripts by hash."""
+    hashes = " ".join(
+        "'sha256-" + base64.b64encode(hashlib.sha256(script).digest()).decode() + "'"
+        for script in _INLINE_SCRIPT.findall(page)
+    )
+    return f"{policy}; script-src 'self' {hashes}".rstrip()
+
+
+class ResponseHeaders:
+    """Adds ``headers`` to every response that has not set them itself, refusals and
+    errors included, and ``Cache-Control: no-store`` to API answers that set no
+    caching of their own: they carry the CSRF token and players' games, which no
+    cache may keep."""
+
+    def __init__(self, app: ASGIApp, headers: Mapping[str, str]) -> None:
         self.app = app
         self.headers = headers
-        self.unless = unless
-        """Per path, the headers its responses go without."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        skipped = self.unless.get(path, set())
         private = path.startswith("/api/") or path == "/healthz"
 
         async def with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
                 headers = MutableHeaders(scope=message)
                 for name, value in self.headers.items():
-                    if name not in skipped:
-                        headers.setdefault(name, value)
+                    headers.setdefault(name, value)
                 if private:
                     headers.setdefault("Cache-Control", "no-store")
             await send(message)

@@ -20,6 +20,9 @@ from confusable_homoglyphs import categories
 
 from koikoi.server.errors import AccountError
 
+NAME_INPUT = 200
+"""The longest name a request may carry, before it is normalised and checked (a name
+that long is refused then, by its length: this bounds what a refusal quotes)."""
 NAME_LENGTH = (2, 20)
 """Two characters are a whole name in Chinese or Japanese."""
 PASSWORD_LENGTH = (8, 128)

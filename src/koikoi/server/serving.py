@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import logging
 from typing import Any
 
 import uvicorn
@@ -85,6 +86,19 @@ def log_config(level: str = "info") -> dict[str, Any]:
         "class": "logging.StreamHandler",
         "stream": "ext://sys.stdout",
     }
+    # uvicorn and the websockets library log three lines a WebSocket (accepted, open,
+    # closed) on uvicorn's error log: they are traffic, so they go with the access log.
+    config["filters"] = {
+        "traffic": {"()": ConnectionLines, "wanted": True},
+        "no_traffic": {"()": ConnectionLines, "wanted": False},
+    }
+    config["handlers"]["default"]["filters"] = ["no_traffic"]
+    config["handlers"]["connections"] = {**config["handlers"]["lines"], "filters": ["traffic"]}
+    config["loggers"]["uvicorn.error"] = {
+        **config["loggers"].get("uvicorn.error", {"level": "INFO"}),
+        "handlers": ["default", "connections"],
+        "propagate": False,
+    }
     config["loggers"]["koikoi"] = {"handlers": ["default"], "level": level.upper()}
     config["loggers"]["koikoi.access"] = {
         "handlers": ["lines"],
@@ -92,6 +106,24 @@ def log_config(level: str = "info") -> dict[str, Any]:
         "propagate": False,
     }
     return config
+
+
+class ConnectionLines(logging.Filter):
+    """Passes the log's lines about single WebSocket connections (``wanted``), or
+    everything else."""
+
+    LINES = ("connection open", "connection closed")
+
+    def __init__(self, wanted: bool) -> None:
+        super().__init__()
+        self.wanted = wanted
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = str(record.msg)
+        about_one = record.levelno == logging.INFO and (
+            message in self.LINES or message.endswith('"WebSocket %s" [accepted]')
+        )
+        return about_one == self.wanted
 
 
 class HeadTooLarge(Exception):

@@ -20,7 +20,13 @@ from koikoi.server.context import (
     client_address,
     set_cookie,
 )
-from koikoi.server.credentials import check_name, check_password, name_key, name_shape
+from koikoi.server.credentials import (
+    NAME_INPUT,
+    check_name,
+    check_password,
+    name_key,
+    name_shape,
+)
 from koikoi.server.ranked import POINTS_PRESETS, RANKED_PRESETS, RANKING_POINTS
 from koikoi.server.sessions import SessionInfo
 from koikoi.server.throttle import count_sign_up
@@ -30,7 +36,7 @@ router = APIRouter(prefix="/api", tags=["accounts"])
 
 
 class Credentials(Strict):
-    name: str = Field(max_length=200)
+    name: str = Field(max_length=NAME_INPUT)
     password: str = Field(max_length=1000)
 
 

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query
+from fastapi import APIRouter, HTTPException, Path, Query
 
 from koikoi.server import ranking
 from koikoi.server.context import Browser, Parts
+from koikoi.server.credentials import NAME_INPUT
 from koikoi.server.games import Difficulty
 from koikoi.server.ranked import RANKED_PRESETS
 from koikoi.server.rating import COMPUTER_RATINGS, RATED_SIGMA
@@ -57,7 +58,10 @@ def leaderboard(
 
 
 @router.get("/players/{name}")
-def player(name: str, parts: Parts) -> dict[str, Any]:
+def player(
+    name: Annotated[str, Path(max_length=NAME_INPUT, description="A player's name.")],
+    parts: Parts,
+) -> dict[str, Any]:
     """A player's profile: totals, win rate by level, yaku made, recent matches."""
     with parts.database() as db:
         found = ranking.profile(db, name)

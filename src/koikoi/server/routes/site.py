@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import sqlite3
 from importlib import resources
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Request, Response
+from fastapi import APIRouter, HTTPException, Path, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
 from sqlalchemy import Engine, text
 from sqlalchemy.exc import SQLAlchemyError
@@ -79,7 +79,7 @@ def i18n_index(request: Request) -> dict[str, Any]:
 
 
 @router.get("/api/i18n/{code}", tags=["languages"])
-def i18n_catalog(code: str) -> dict[str, Any]:
+def i18n_catalog(code: Annotated[str, Path(max_length=16)]) -> dict[str, Any]:
     """One language's messages for the browser, with its plural categories and direction."""
     if code not in LOCALES:
         raise HTTPException(404, f"no language {code!r}; languages: {', '.join(LOCALES)}")
@@ -87,7 +87,7 @@ def i18n_catalog(code: str) -> dict[str, Any]:
 
 
 @router.get("/cards/{name}.svg", include_in_schema=False)
-def card_image(name: str) -> Response:
+def card_image(name: Annotated[str, Path(max_length=40)]) -> Response:
     """A card's picture by slug, or ``back``; made by the project (cardart)."""
     if name == "back":
         svg = card_back_svg()
