@@ -761,3 +761,47 @@ def test_help_lists_every_command_and_each_one_runs() -> None:
     unknown = invoke("simulat")
     assert unknown.exit_code != 0
     assert "simulat" in unknown.output
+
+
+# -- output that cannot be written, input that never ends (0.6.3's tracebacks) --------------
+
+
+@pytest.mark.parametrize(
+    "args",
+    [("rules", "list"), ("score", "pine-crane"), ("simulate", "--rounds", "2")],
+)
+def test_output_to_a_full_disk_is_an_error_not_a_traceback(args: tuple[str, ...]) -> None:
+    full = Path("/dev/full")
+    if not full.exists():
+        pytest.skip("this system has no /dev/full")
+    with full.open("w") as stdout:
+        done = subprocess.run(
+            [sys.executable, "-m", "koikoi", *args],
+            stdout=stdout,
+            stderr=subprocess.PIPE,
+            text=True,
+            timeout=120,
+            check=False,
+        )
+    assert done.returncode == 1
+    assert done.stderr == "koikoi: error: cannot write output: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    ("args", "what"),
+    [(("replay", "{}"), "record"), (("score", "--rules", "{}", "pine-crane"), "rules file")],
+)
+def test_a_file_that_never_ends_is_refused_before_it_is_read_whole(
+    args: tuple[str, ...], what: str, tmp_path: Path
+) -> None:
+    """``koikoi replay /dev/zero`` grew to 5.8 GB in 0.6.3; a file past the cap (and a
+    device that never ends) is refused by name."""
+    huge = tmp_path / "huge.json"
+    huge.write_bytes(b" " * (10 * 1024 * 1024 + 1))
+    for source in (huge, Path("/dev/zero")):
+        if not source.exists():
+            continue
+        done = run_koikoi(*(arg.format(source) for arg in args))
+        assert done.returncode == 1
+        assert f"{what} {str(source)!r} holds more than 10 MB" in done.stderr
+        assert "Traceback" not in done.stderr

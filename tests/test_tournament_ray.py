@@ -80,3 +80,24 @@ def test_unknown_backend_is_a_usage_error() -> None:
     assert done.returncode == 1
     assert "'spark' is not one of 'process', 'ray'" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_a_ray_address_where_nothing_answers_fails_within_seconds() -> None:
+    """0.6.3 retried for over 90 s: the address is tried first (for seconds at most),
+    and named."""
+    result = CliRunner().invoke(
+        cli,
+        [
+            "tournament",
+            "--players",
+            "random,greedy",
+            "--matches",
+            "2",
+            "--backend",
+            "ray",
+            "--address",
+            "127.0.0.1:1",
+        ],
+    )
+    assert result.exit_code == 1
+    assert "cannot reach the Ray cluster at '127.0.0.1:1'" in result.output

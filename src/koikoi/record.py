@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from koikoi.files import FileTooLargeError, read_text
 from koikoi.match import Match
 from koikoi.round import (
     DealError,
@@ -179,9 +180,11 @@ def replay_output(match: Match) -> dict[str, Any]:
 def load_record(path: str | Path) -> Record:
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, "record")
     except OSError as error:
         raise RecordError(f"cannot read record {str(path)!r}: {error.strerror}") from None
+    except FileTooLargeError as error:
+        raise RecordError(str(error)) from None
     except UnicodeDecodeError as error:
         raise RecordError(f"record {str(path)!r} is not UTF-8 text (byte {error.start})") from None
     try:

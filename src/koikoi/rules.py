@@ -28,6 +28,7 @@ from typing import Any, ClassVar
 import tomli_w
 
 from koikoi.cards import CARD_COUNT, MONTH_COUNT
+from koikoi.files import FileTooLargeError, read_text
 
 
 class FirstDealer(StrEnum):
@@ -365,9 +366,11 @@ class RuleSet:
         """A rule set from a TOML or JSON file (chosen by the suffix, ``.json`` or not)."""
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_text(path, "rules file")
         except OSError as error:
             raise RulesError([f"cannot read rules file {str(path)!r}: {error.strerror}"]) from None
+        except FileTooLargeError as error:
+            raise RulesError([str(error)]) from None
         except UnicodeDecodeError as error:
             raise RulesError(
                 [f"rules file {str(path)!r} is not UTF-8 text (byte {error.start})"]

@@ -13,6 +13,7 @@ import json
 import logging
 import math
 import os
+import socket
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -194,6 +195,25 @@ def _run_processes(
         yield from executor.map(play_games, _chunks(games, workers))
 
 
+RAY_CONNECT_SECONDS = 5.0
+"""How long a cluster's address may take to answer before the tournament gives up on
+it (Ray itself retries for a minute and more)."""
+
+
+def _check_reachable(address: str) -> None:
+    """Refuse, within seconds and by name, a cluster address (``host:port`` or
+    ``ray://host:port``) where nothing answers; ``auto`` and the like are Ray's."""
+    where = address.removeprefix("ray://")
+    host, colon, port = where.rpartition(":")
+    if not colon or not port.isdigit():
+        return
+    try:
+        socket.create_connection((host.strip("[]"), int(port)), RAY_CONNECT_SECONDS).close()
+    except OSError as error:
+        reason = error.strerror or "no answer"
+        raise BackendError(f"cannot reach the Ray cluster at {address!r}: {reason}") from None
+
+
 def _run_ray(
     games: Sequence[Game], workers: int, address: str | None
 ) -> Iterator[list[tuple[Outcome, dict[str, Any] | None]]]:
@@ -204,6 +224,8 @@ def _run_ray(
     # ray.init reads RAY_ADDRESS too, but a local start must know it is not joining.
     address = address or os.environ.get("RAY_ADDRESS") or None
     started = not ray.is_initialized()
+    if started and address is not None:
+        _check_reachable(address)
     if started:
         try:
             ray.init(

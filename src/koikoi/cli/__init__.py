@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import importlib
+import os
 import sys
 
 import click
@@ -48,13 +50,37 @@ def cli() -> None:
     """Koi-Koi, the Hanafuda flower-card game."""
 
 
+WRITE_ERRORS = {errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EROFS}
+"""What a write can fail with that is the machine's state, not the program's fault."""
+
+
 def main() -> None:
-    """The console script: usage errors too exit with status 1, as JSON with ``--json``."""
+    """The console script: usage errors too exit with status 1, as JSON with ``--json``;
+    output that cannot be written (a full disk, a closed pipe) is an error that says
+    so, never a traceback."""
     try:
         cli.main(standalone_mode=False)
+        sys.stdout.flush()  # here, where a write that fails can still be reported
+    except BrokenPipeError:  # the reader went away (``| head``): nothing to tell it
+        _discard_stdout()
+        sys.exit(1)
+    except OSError as error:
+        if error.errno not in WRITE_ERRORS:
+            raise
+        _discard_stdout()
+        where = "output" if error.filename is None else repr(str(error.filename))
+        fail(f"cannot write {where}: {error.strerror}")
     except click.exceptions.NoArgsIsHelpError as error:
         click.echo(error.format_message())  # ``koikoi`` alone: its help, as --help shows it
     except click.exceptions.Abort:
         sys.exit(1)
     except click.ClickException as error:
         fail(error.format_message(), as_json="--json" in sys.argv[1:] or "--batch" in sys.argv[1:])
+
+
+def _discard_stdout() -> None:
+    """Point standard output at nothing, so the exit's own flush of what is left in
+    its buffer cannot fail a second time."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    os.close(devnull)
