@@ -339,6 +339,24 @@ def test_a_deleted_accounts_device_cookie_opens_nothing_for_the_next_account(
     assert codes == [401] * FREE_CHECKS["pair"] + [429]
 
 
+def test_a_name_that_looks_like_a_taken_one_is_refused(app: FastAPI) -> None:
+    """0.6.3 took "cocoa" in Cyrillic letters beside the Latin "cocoa": names are
+    compared by what they look like (Unicode's confusables, UTS #39)."""
+    sign_up(browser(app), "cocoa")
+    cyrillic = "\u0441\u043e\u0441\u043e\u0430"
+    for look_alike in (cyrillic, "COCOA", "\uff43\uff4f\uff43\uff4f\uff41"):  # full width
+        response = browser(app).post(
+            "/api/account", json={"name": look_alike, "password": PASSWORD}
+        )
+        assert response.status_code == 409, look_alike
+        assert "'cocoa'" in response.json()["detail"] or "taken" in response.json()["detail"]
+    refused = browser(app).post("/api/account", json={"name": cyrillic, "password": PASSWORD})
+    assert "looks like 'cocoa'" in refused.json()["detail"]
+    sign_up(browser(app), "cacao")  # a name of its own is free
+    with app.state.services.database() as db:
+        assert db.scalar(select(func.count()).select_from(User)) == 2
+
+
 def user_id(app: FastAPI, name: str) -> int:
     with app.state.services.database() as db:
         found = db.scalar(select(User.id).where(User.name == name))

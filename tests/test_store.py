@@ -30,6 +30,7 @@ from koikoi.match import Match
 from koikoi.record import Record, replay
 from koikoi.round import action_to_json
 from koikoi.rules import RuleSet
+from koikoi.server.credentials import name_skeleton
 from koikoi.server.gamestore import OwnerGoneError
 from koikoi.server.rating import START, START_SIGMA, rated, rated_pair
 from koikoi.server.settings import Settings
@@ -624,6 +625,8 @@ def test_release_0_6_3_data_gets_one_result_per_player(database_url: str) -> Non
     upgrade(engine)
     with engine.connect() as connection:
         assert compare_metadata(MigrationContext.configure(connection), Base.metadata) == []
+        skeletons = connection.execute(text("SELECT name, name_skeleton FROM users")).all()
+        assert all(skeleton == name_skeleton(name) for name, skeleton in skeletons)
         kept = [
             connection.execute(text(f"SELECT count(*) FROM {name}")).scalar_one()
             for name in ("reviews", "table_reviews")

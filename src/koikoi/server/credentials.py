@@ -12,11 +12,12 @@ import re
 import secrets
 import threading
 import unicodedata
+from functools import cache
 
 import regex
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
-from confusable_homoglyphs import categories
+from confusable_homoglyphs import categories, confusables
 
 from koikoi.server.errors import AccountError
 
@@ -90,6 +91,45 @@ def check_name(name: str) -> str:
 
 def name_key(name: str) -> str:
     return normalise_name(name).casefold()
+
+
+def name_skeleton(name: str) -> str:
+    """What a name looks like: its key with every character replaced by one stand-in
+    for all the characters Unicode's confusables data (UTS #39) says look alike, so
+    that "cocoa" in Cyrillic letters (\u0441\u043e\u0441\u043e\u0430) and in Latin ones
+    have one skeleton. Names whose skeletons
+    are equal pass for each other; only one of them may be an account's.
+
+    >>> cyrillic = "\u0441\u043e\u0441\u043e\u0430"
+    >>> name_skeleton(cyrillic) == name_skeleton("cocoa") == name_skeleton("COCOA")
+    True
+    >>> name_skeleton("hana") == name_skeleton("hama")
+    False
+    """
+    looks = _look_alikes()
+    key = unicodedata.normalize("NFD", name_key(name))
+    return unicodedata.normalize("NFC", "".join(looks.get(char, char) for char in key))
+
+
+@cache
+def _look_alikes() -> dict[str, str]:
+    """Each character that looks like others, to the least of the characters it looks
+    like. The data pairs each confusable with its prototype, both ways; the pairs are
+    joined into groups, and every character of a group stands for the group."""
+    parent: dict[str, str] = {}
+
+    def root(char: str) -> str:
+        while parent.get(char, char) != char:
+            parent[char] = parent.get(parent[char], parent[char])  # halve the path
+            char = parent[char]
+        return char
+
+    for char, alikes in confusables.confusables_data.items():
+        for alike in alikes:
+            if len(char) == 1 and len(alike["c"]) == 1:
+                first, second = sorted((root(char), root(alike["c"])))
+                parent[second] = first
+    return {char: root(char) for char in parent}
 
 
 def check_password(password: str) -> str:

@@ -73,6 +73,9 @@ class User(Base):
     """As the player typed it (normalised); shown on boards and profiles."""
     name_key: Mapped[str] = mapped_column(String(80), unique=True)
     """The name case-folded: names that differ only in case are the same account."""
+    name_skeleton: Mapped[str] = mapped_column(String(80), index=True)
+    """What the name looks like (koikoi.server.credentials.name_skeleton): a new name
+    may not look like another account's."""
     password_hash: Mapped[str] = mapped_column(String(200))
     created: Mapped[datetime] = mapped_column(UTCDateTime())
 

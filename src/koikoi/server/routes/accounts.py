@@ -26,6 +26,7 @@ from koikoi.server.credentials import (
     check_password,
     name_key,
     name_shape,
+    name_skeleton,
 )
 from koikoi.server.ranked import POINTS_PRESETS, RANKED_PRESETS, RANKING_POINTS
 from koikoi.server.sessions import SessionInfo
@@ -89,6 +90,18 @@ def password_is_right(
     return right
 
 
+def taken_by_look_alike(parts: Services, name: str, key: str, skeleton: str) -> None:
+    """Refuse (409) a new name that looks like an account's name without being it."""
+    with parts.database() as db:
+        alike = db.scalar(
+            select(User.name).where(User.name_skeleton == skeleton, User.name_key != key)
+        )
+    if alike is not None:
+        raise HTTPException(
+            409, f"the name {name!r} looks like {alike!r}, a player's already; choose another"
+        )
+
+
 def signed_in_here(parts: Services, response: Response, user: User) -> None:
     """Mark this browser as a device the account uses (see :class:`Throttle`)."""
     set_cookie(response, parts, parts.sessions.device_cookie(user), DEVICE_COOKIE)
@@ -118,11 +131,17 @@ def sign_up(
     check_password(body.password)
     with parts.database.begin() as db:
         count_sign_up(db, client_address(request), parts.clock(), parts.settings.sign_ups_per_hour)
+    key, skeleton = name_key(name), name_skeleton(name)
+    taken_by_look_alike(parts, name, key, skeleton)  # before the hash is paid for
     hashed = parts.passwords.hash(body.password)
     try:
         with parts.database.begin() as db:
             user = User(
-                name=name, name_key=name_key(name), password_hash=hashed, created=parts.clock()
+                name=name,
+                name_key=key,
+                name_skeleton=skeleton,
+                password_hash=hashed,
+                created=parts.clock(),
             )
             db.add(user)
             db.flush()

@@ -111,12 +111,33 @@ def upgrade() -> None:
     with op.batch_alter_table("games") as batch:
         for column in GAME_COLUMNS:
             batch.drop_column(column)
-    if op.get_bind().dialect.name == "sqlite":
-        # Account ids are never reused (a deleted account's device cookies, results...).
-        with op.batch_alter_table(
-            "users", recreate="always", table_kwargs={"sqlite_autoincrement": True}
-        ):
-            pass
+    _look_alike_names()
+
+
+def _look_alike_names() -> None:
+    """Each account's name's skeleton, so that no new name may look like it; and on
+    SQLite, ids that are never given to another account (a deleted account's device
+    cookies must open nothing for the next)."""
+    from koikoi.server.credentials import name_skeleton
+
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    # (Each copy of the table SQLite makes is told again: its reflection forgets it.)
+    autoincrement = {"sqlite_autoincrement": True} if sqlite else {}
+    with op.batch_alter_table(
+        "users", recreate="always" if sqlite else "auto", table_kwargs=autoincrement
+    ) as batch:
+        batch.add_column(sa.Column("name_skeleton", sa.String(80), nullable=True))
+    users = sa.table("users", sa.column("id"), sa.column("name"), sa.column("name_skeleton"))
+    connection = op.get_bind()
+    for user in connection.execute(sa.select(users.c.id, users.c.name)).all():
+        connection.execute(
+            users.update()
+            .where(users.c.id == user.id)
+            .values(name_skeleton=name_skeleton(user.name))
+        )
+    with op.batch_alter_table("users", table_kwargs=autoincrement) as batch:
+        batch.alter_column("name_skeleton", existing_type=sa.String(80), nullable=False)
+        batch.create_index(op.f("ix_users_name_skeleton"), ["name_skeleton"], unique=False)
     with op.batch_alter_table("tables") as batch:
         batch.drop_column("ratings")
 
@@ -335,6 +356,9 @@ def _rate(results: list[dict[str, Any]]) -> None:
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("users") as batch:
+        batch.drop_index(op.f("ix_users_name_skeleton"))
+        batch.drop_column("name_skeleton")
     with op.batch_alter_table("tables") as batch:
         batch.add_column(sa.Column("ratings", sa.JSON(), nullable=True))
     with op.batch_alter_table("games") as batch:
