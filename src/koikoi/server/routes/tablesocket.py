@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import secrets
+import time
+from collections import deque
 from contextlib import suppress
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -35,6 +38,21 @@ router = APIRouter(prefix="/api", tags=["tables"])
 CLOSE_REFUSED = 4403
 """WebSocket close code: this browser may not watch the table (not seated)."""
 CLOSE_MISSING = 4404
+CLOSE_REPLACED = 4409
+"""Closed for a newer socket of the same session, past MAX_SOCKETS."""
+CLOSE_FLOODED = 4429
+"""Closed for sending more than FLOOD_MESSAGES in FLOOD_SECONDS."""
+
+MAX_SOCKETS = 8
+"""Table sockets one session may hold open (on every process together): a reload or
+another tab always gets one, as the oldest beyond this closes."""
+INBOX = 4
+"""Browser messages a socket takes in before it has answered them: past this it stops
+reading, and the browser's own sending waits (TCP's back-pressure)."""
+FLOOD_MESSAGES = 60
+FLOOD_SECONDS = 10.0
+"""A page sends a move when it is its turn and a ping now and then: sixty messages in
+ten seconds is no page at play."""
 
 
 class SocketMove(TableMove):
@@ -89,17 +107,32 @@ async def live(websocket: WebSocket, table_id: str) -> None:
             return
         sent = table.version
         await websocket.send_json({"type": "state", "state": table.state(seat, parts.clock())})
+        siblings = Siblings(parts, named)
+        siblings.announce(opened=True)
         # One inbox for the table's news and the browser's messages, so that one loop
         # sends everything in order; its reader lives as long as the socket. (A pair of
         # tasks raced anew for each message would leave a thousand sockets' worth of
         # waiting objects for the cycle collector to scan: see settle_collector.)
-        reader = asyncio.ensure_future(_read_into(websocket, inbox))
+        turns = asyncio.Semaphore(INBOX)
+        reader = asyncio.ensure_future(_read_into(websocket, inbox, turns))
+        heard: deque[float] = deque(maxlen=FLOOD_MESSAGES)
         try:
             while True:
                 item = await inbox.get()
                 if item == ENDED:
                     await turn_away(websocket, SESSION_ENDED)
                     break
+                if isinstance(item, dict) and "socket" in item:
+                    if siblings.heard(item):
+                        await turn_away(websocket, REPLACED, CLOSE_REPLACED)
+                        break
+                    continue
+                if isinstance(item, Heard) and item.text is not None:
+                    turns.release()  # taken out: the reader may take in another
+                    heard.append(time.monotonic())
+                    if len(heard) == FLOOD_MESSAGES and heard[-1] - heard[0] < FLOOD_SECONDS:
+                        await turn_away(websocket, FLOODED, CLOSE_FLOODED)
+                        break
                 if not isinstance(item, Heard):
                     # Not shown yet? (The state read after subscribing, or the mover's
                     # own answer, may have had it.)
@@ -122,12 +155,47 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
+            siblings.announce(opened=False)
             reader.cancel()
             with suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                 await reader
 
 
 SESSION_ENDED = "your session has ended; reload the page"
+REPLACED = f"this session opened more than {MAX_SOCKETS} table pages; this, the oldest, closed"
+FLOODED = "this page sent more messages than any page at play sends; reload it"
+
+
+class Siblings:
+    """A socket's view of the other table sockets of its session, on every process:
+    each announces its opening and its closing on the session's channel, and a socket
+    that hears of MAX_SOCKETS live ones newer than itself is the oldest beyond the
+    cap, and closes."""
+
+    def __init__(self, parts: Services, session: str | None) -> None:
+        self.parts = parts
+        self.channel = None if session is None else session_channel(session)
+        self.me = (time.time(), secrets.token_hex(8))
+        self.newer: set[str] = set()
+
+    def announce(self, *, opened: bool) -> None:
+        if self.channel is not None:
+            at, name = self.me
+            message = {"socket": name, "at": at, "open": opened}
+            self.parts.broker.publish(self.channel, message)
+
+    def heard(self, message: dict[str, Any]) -> bool:
+        """Take in another socket's news; whether this one must now close."""
+        other = (float(message["at"]), str(message["socket"]))
+        if other[1] == self.me[1]:
+            return False
+        if not message["open"]:
+            self.newer.discard(other[1])
+        elif other > self.me:
+            self.newer.add(other[1])
+        return len(self.newer) >= MAX_SOCKETS
+
+
 SOCKET_RECHECK = timedelta(minutes=5)
 """How long a table's socket goes by the session as it last read it. A session's end
 is announced at once; this bounds what a lost announcement could let through."""
@@ -184,9 +252,13 @@ class Heard:
     text: str | None
 
 
-async def _read_into(websocket: WebSocket, inbox: asyncio.Queue[Any]) -> None:
-    """Put the browser's messages into the inbox, until it goes (None)."""
+async def _read_into(
+    websocket: WebSocket, inbox: asyncio.Queue[Any], turns: asyncio.Semaphore
+) -> None:
+    """Put the browser's messages into the inbox, until it goes (None); no more than
+    ``turns`` at a time that the socket has not taken out yet."""
     while True:
+        await turns.acquire()
         try:
             message = await websocket.receive()
         except (WebSocketDisconnect, RuntimeError):
