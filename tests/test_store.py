@@ -72,6 +72,7 @@ TABLES = {
     "table_reviews",
     "match_results",
     "address_events",
+    "health",
     "server_secrets",
     "alembic_version",
 }

@@ -35,6 +35,7 @@ from starlette.exceptions import HTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from koikoi.server.errors import answer_of
+from koikoi.store.database import RETRY_AFTER, unavailable
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -368,7 +369,9 @@ class BodyGuard:
 
 class ErrorGuard:
     """Answers an exception no route handled with 500 ``internal error`` and logs
-    its traceback.
+    its traceback; or, where the database cannot take the request now (a full disk,
+    a server restarting: koikoi.store.database.unavailable), with 503 and
+    Retry-After, logged in a line.
 
     Starlette's own last-resort handler re-raises after answering, so the server
     closes the connection and the browser's next request on it is reset; handled
@@ -391,11 +394,23 @@ class ErrorGuard:
 
         try:
             await self.app(scope, receive, watched)
-        except Exception:
-            logger.exception("unexpected error answering %s %s", scope["method"], scope["path"])
+        except Exception as error:
+            reason = unavailable(error)
+            if reason is not None:  # the machine's state, not a fault: no traceback
+                logger.warning("%s %s: %s", scope["method"], scope["path"], reason)
+            else:
+                logger.exception("unexpected error answering %s %s", scope["method"], scope["path"])
             if started:
                 raise  # half an answer sent: only closing the connection can end it
-            await refusal(500, "internal error")(scope, receive, send)
+            if reason is not None:
+                answer = refusal(
+                    503,
+                    f"the game cannot store anything now ({reason}); try again shortly",
+                    headers={"Retry-After": str(RETRY_AFTER)},
+                )
+            else:
+                answer = refusal(500, "internal error")
+            await answer(scope, receive, send)
 
 
 class InlineScriptPolicy:

@@ -20,7 +20,7 @@ from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.engine import URL
-from sqlalchemy.exc import ArgumentError, InvalidatePoolError
+from sqlalchemy.exc import ArgumentError, DBAPIError, InvalidatePoolError, OperationalError
 from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi.files import nameable
@@ -284,3 +284,49 @@ def backup(engine: Engine, target: Path) -> None:
     except sqlite3.Error as error:
         target.unlink(missing_ok=True)  # no empty or partial copy that looks like a backup
         raise DatabaseError(f"cannot back up {url.database!r}: {error}") from None
+
+
+RETRY_AFTER = 5
+"""Seconds a request refused for a database that cannot take it now is told to wait."""
+
+_SQLITE_UNAVAILABLE = {
+    "SQLITE_FULL": "the disk is full",
+    "SQLITE_IOERR": "the disk failed a read or a write",
+    "SQLITE_BUSY": "another writer held the database too long",
+    "SQLITE_LOCKED": "another writer held the database too long",
+    "SQLITE_CANTOPEN": "the database file cannot be opened",
+    "SQLITE_READONLY": "the database cannot be written",
+}
+_POSTGRESQL_UNAVAILABLE = {
+    "08": "the database server cannot be reached",
+    "25006": "the database is read-only",
+    "53": "the database server is out of room (disk, memory or connections)",
+    "57": "the database server is restarting or shutting down",
+}
+
+
+def unavailable(error: BaseException) -> str | None:
+    """Why the database cannot take a request now, if that is what ``error`` says (a
+    full disk, a server restarting or unreachable, a lock held too long): a state of
+    the machine that passes, to be answered "try again", not a fault of the program.
+    None for any other error."""
+    if not isinstance(error, DBAPIError):
+        return None
+    found = error.orig
+    name = getattr(found, "sqlite_errorname", None)
+    if isinstance(name, str):
+        return next(
+            (reason for prefix, reason in _SQLITE_UNAVAILABLE.items() if name.startswith(prefix)),
+            None,
+        )
+    if error.connection_invalidated or (
+        isinstance(error, OperationalError) and error.statement is None
+    ):  # a connection lost, or none to be had (refused, or the server turns it away)
+        return _POSTGRESQL_UNAVAILABLE["08"]
+    state = getattr(found, "sqlstate", None)
+    if state is None:  # psycopg's own: no connection at all, or one lost
+        return _POSTGRESQL_UNAVAILABLE["08"] if isinstance(error, OperationalError) else None
+    for prefix in (state, state[:2]):
+        if prefix in _POSTGRESQL_UNAVAILABLE:
+            return _POSTGRESQL_UNAVAILABLE[prefix]
+    return None

@@ -282,6 +282,16 @@ class PasswordThrottle(Base):
     last_check: Mapped[datetime] = mapped_column(UTCDateTime(), index=True)
 
 
+class HealthCheck(Base):
+    """One row the health check writes and commits: proof that a move could be
+    stored (the disk has room, the database takes writes)."""
+
+    __tablename__ = "health"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    checked: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
 class ServerSecret(Base):
     """Secrets the server makes once and keeps (the cookie-signing key)."""
 

@@ -22,6 +22,15 @@ def insert_new(db: Session, model: type[Base], rows: list[dict[str, Any]]) -> No
     db.execute(insert(model).values(rows).on_conflict_do_nothing())
 
 
+def upsert(db: Session, model: type[Base], row: dict[str, Any]) -> None:
+    """Insert ``row``, or set its other columns where its primary key is taken."""
+    insert = postgresql_insert if db.get_bind().dialect.name == "postgresql" else sqlite_insert
+    keys = [column.name for column in table_of(model).primary_key]
+    statement = insert(model).values(row)
+    others = {name: statement.excluded[name] for name in row if name not in keys}
+    db.execute(statement.on_conflict_do_update(index_elements=keys, set_=others))
+
+
 def table_of(model: type[Base]) -> sqlalchemy.Table:
     """A model's table, for Core statements."""
     return cast(sqlalchemy.Table, model.__table__)

@@ -3,14 +3,15 @@ the health check."""
 
 from __future__ import annotations
 
-import sqlite3
+from datetime import datetime
 from importlib import resources
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Request, Response
 from fastapi.responses import FileResponse, JSONResponse
-from sqlalchemy import Engine, text
+from sqlalchemy import text
 from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
 
 from koikoi import __version__
 from koikoi.cards import UnknownCardError, card_from_slug
@@ -18,6 +19,9 @@ from koikoi.server.cardart import card_back_svg, card_svg
 from koikoi.server.context import Parts
 from koikoi.server.i18n import LOCALES, best_locale, client_catalog, languages
 from koikoi.server.offline import Offline
+from koikoi.store.database import RETRY_AFTER, unavailable
+from koikoi.store.models import HealthCheck
+from koikoi.store.rows import upsert
 
 WEB = resources.files("koikoi") / "web"
 
@@ -27,46 +31,43 @@ router = APIRouter()
 @router.get("/healthz", include_in_schema=False)
 def healthz(parts: Parts) -> JSONResponse:
     """Whether the server can do its work: answer, and store a move (for load
-    balancers and monitors). 503 names what stops the database taking a write."""
+    balancers and monitors). 503, with Retry-After, names what stops the database
+    taking a write."""
     try:
-        problem = write_problem(parts.engine)
+        proved_write(parts.database, parts.clock())
     except SQLAlchemyError as error:
-        problem = f"{type(error).__name__}: {getattr(error, 'orig', None) or error}"
-    if problem is not None:
+        problem = unavailable(error) or f"{type(error).__name__}: {getattr(error, 'orig', error)}"
         return JSONResponse(
-            {"status": "error", "database": problem, "version": __version__}, status_code=503
+            {"status": "error", "database": f"cannot write: {problem}", "version": __version__},
+            status_code=503,
+            headers={"Retry-After": str(RETRY_AFTER)},
         )
     return JSONResponse({"status": "ok", "database": "ok", "version": __version__})
 
 
-HEALTH_WAIT_MS = 500
-"""How long the health check waits for the database's write lock."""
+HEALTH_WAIT_MS = 5000
+"""How long the health check waits for the database's write lock: the writes of a busy
+hour take milliseconds each, so only a database that cannot write waits this long."""
 
 
-def write_problem(engine: Engine) -> str | None:
-    """What keeps the database from taking a write within :data:`HEALTH_WAIT_MS`,
-    or None. Nothing is written: the check takes what a write needs and lets go."""
-    with engine.connect() as connection:
-        if connection.dialect.name == "sqlite":
-            # SQLite answers reads while another connection holds the write lock (or
-            # the disk is full): only taking the lock shows a move could be stored.
-            sqlite: Any = connection.connection.driver_connection
-            waited = sqlite.execute("PRAGMA busy_timeout").fetchone()[0]
-            sqlite.execute(f"PRAGMA busy_timeout = {HEALTH_WAIT_MS}")
+def proved_write(database: sessionmaker[Session], now: datetime) -> None:
+    """Write the health row and commit it, so it reaches the database file, waiting
+    no more than :data:`HEALTH_WAIT_MS` for a lock; raises what the database says."""
+    with database.begin() as db:
+        if db.get_bind().dialect.name == "sqlite":
+            # The busy timeout of this connection alone, for this check alone.
+            connection: Any = db.connection().connection.driver_connection
+            waited = connection.execute("PRAGMA busy_timeout").fetchone()[0]
+            connection.execute(f"PRAGMA busy_timeout = {HEALTH_WAIT_MS}")
             try:
-                sqlite.execute("BEGIN IMMEDIATE")
-                sqlite.execute("ROLLBACK")
-            except sqlite3.OperationalError as error:
-                return f"cannot write: {error} (waited {HEALTH_WAIT_MS} ms for the write lock)"
+                upsert(db, HealthCheck, {"id": 1, "checked": now})
+                db.flush()
             finally:
-                sqlite.execute(f"PRAGMA busy_timeout = {int(waited)}")
-            return None
-        with connection.begin():
-            connection.execute(text(f"SET LOCAL statement_timeout = {HEALTH_WAIT_MS}"))
-            read_only = connection.execute(text("SHOW transaction_read_only")).scalar()
-        if read_only == "on":
-            return "cannot write: the database is read-only (a standby, or set read-only)"
-        return None
+                connection.execute(f"PRAGMA busy_timeout = {int(waited)}")
+        else:
+            db.execute(text(f"SET LOCAL lock_timeout = {HEALTH_WAIT_MS}"))
+            db.execute(text(f"SET LOCAL statement_timeout = {HEALTH_WAIT_MS}"))
+            upsert(db, HealthCheck, {"id": 1, "checked": now})
 
 
 @router.get("/api/i18n", tags=["languages"])

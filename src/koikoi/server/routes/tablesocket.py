@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import Field
+from sqlalchemy.exc import DBAPIError
 from starlette.concurrency import run_in_threadpool
 
 from koikoi.server.boundary import MessageError, parsed_message
@@ -32,6 +33,7 @@ from koikoi.server.routes.tables import TableMove
 from koikoi.server.sessions import SessionInfo
 from koikoi.server.tablecopies import table_channel
 from koikoi.server.tables import TableError, TableSession
+from koikoi.store.database import unavailable
 
 router = APIRouter(prefix="/api", tags=["tables"])
 
@@ -40,6 +42,8 @@ CLOSE_REFUSED = 4403
 CLOSE_MISSING = 4404
 CLOSE_REPLACED = 4409
 """Closed for a newer socket of the same session, past MAX_SOCKETS."""
+CLOSE_UNAVAILABLE = 1013
+"""The standard "try again later": the database cannot be read now."""
 CLOSE_FLOODED = 4429
 """Closed for sending more than FLOOD_MESSAGES in FLOOD_SECONDS."""
 
@@ -51,8 +55,9 @@ INBOX = 4
 reading, and the browser's own sending waits (TCP's back-pressure)."""
 FLOOD_MESSAGES = 60
 FLOOD_SECONDS = 10.0
-"""A page sends a move when it is its turn and a ping now and then: sixty messages in
-ten seconds is no page at play."""
+"""A page sends a move when it is its turn: sixty messages in ten seconds is no page
+at play. (Pings are answered here without touching anything, so they do not count;
+the inbox bounds them as it does every message.)"""
 
 
 class SocketMove(TableMove):
@@ -100,6 +105,13 @@ async def live(websocket: WebSocket, table_id: str) -> None:
             await websocket.accept()
             await turn_away(websocket, str(error), CLOSE_MISSING)
             return
+        except DBAPIError as error:
+            reason = unavailable(error)
+            if reason is None:
+                raise
+            await websocket.accept()
+            await turn_away(websocket, f"the game cannot be read now ({reason})", CLOSE_UNAVAILABLE)
+            return
         seat = None if held is None else table.seat_of(held.info)
         await websocket.accept()
         if held is None or seat is None:
@@ -129,7 +141,8 @@ async def live(websocket: WebSocket, table_id: str) -> None:
                     continue
                 if isinstance(item, Heard) and item.text is not None:
                     turns.release()  # taken out: the reader may take in another
-                    heard.append(time.monotonic())
+                    if item.text != "ping":  # answered from here, at no cost
+                        heard.append(time.monotonic())
                     if len(heard) == FLOOD_MESSAGES and heard[-1] - heard[0] < FLOOD_SECONDS:
                         await turn_away(websocket, FLOODED, CLOSE_FLOODED)
                         break
@@ -301,4 +314,9 @@ def _socket_move(parts: Services, held: SocketSession, table_id: str, text: str)
     except DOMAIN_ERRORS as error:
         status, detail, _ = answer_of(error)
         return refusal(status, detail)
+    except DBAPIError as error:
+        reason = unavailable(error)
+        if reason is None:
+            raise
+        return refusal(503, f"the game cannot store anything now ({reason}); try again shortly")
     return SocketAnswer(change.updates[change.table.seated(held.info)], change.table.version)

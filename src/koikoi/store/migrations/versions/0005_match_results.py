@@ -88,6 +88,12 @@ def upgrade() -> None:
     )
     op.create_index("ix_match_results_rules_name_ranked", "match_results", ["rules_name", "ranked"])
     op.create_table(
+        "health",
+        sa.Column("id", sa.Integer(), nullable=False),
+        sa.Column("checked", TIMESTAMP, nullable=False),
+        sa.PrimaryKeyConstraint("id", name=op.f("pk_health")),
+    )
+    op.create_table(
         "address_events",
         sa.Column("id", sa.Integer(), nullable=False),
         sa.Column("kind", sa.String(16), nullable=False),
@@ -381,6 +387,7 @@ def downgrade() -> None:
     }
     has_result = sa.exists().where(results.c.match_id == games.c.id, results.c.seat == 0)
     op.execute(games.update().where(has_result).values(values))
+    op.drop_table("health")
     op.drop_index(op.f("ix_address_events_at"), "address_events")
     op.drop_index("ix_address_events_kind_address", "address_events")
     op.drop_table("address_events")
