@@ -5,9 +5,13 @@ comes back by itself once the fault is gone (#36 finding 4)."""
 
 from __future__ import annotations
 
+import logging
 import secrets
+import shutil
+import socket
 import sqlite3
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -147,3 +151,83 @@ def test_a_database_that_is_down_answers_503_and_sockets_are_told(
     assert host.post("/api/games", json={"difficulty": "easy"}).status_code == 201
     with TestClient(app).websocket_connect(f"/api/tables/{table['id']}/live") as live:
         assert live.receive_json()["type"] == "error"  # a stranger: turned away, as ever
+
+
+@contextmanager
+def own_redis(port: int) -> Iterator[subprocess.Popen[bytes]]:
+    """A Redis server of the test's own on ``port`` (the shared one is never stopped)."""
+    require(shutil.which("redis-server") is not None, "redis-server is not installed")
+    process = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            with suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.2):
+                break
+            assert time.monotonic() < deadline, "redis-server did not start"
+            time.sleep(0.05)
+        yield process
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_redis_outage_loses_no_move_and_floods_no_log(
+    own_database: tuple[str, sqlalchemy.Engine], caplog: pytest.LogCaptureFixture
+) -> None:
+    """0.6.3, Redis stopped: ~200 tracebacks a second, a stored move answered 500 and
+    never heard by the other player. Now: one line for the outage and one for the
+    return, the move answered 200, and the other socket holds it soon after Redis is
+    back, no other move made."""
+    url, _ = own_database
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    redis_url = f"redis://127.0.0.1:{port}/0"
+    with own_redis(port) as redis_process:
+        first, second = make_app(url, redis_url=redis_url), make_app(url, redis_url=redis_url)
+        host = browser(first)
+        friend = browser(second)
+        table = host.post("/api/tables", json={}).json()["state"]
+        table_id = table["id"]
+        assert friend.post(f"/api/tables/{table_id}/seat").status_code == 200
+        with friend.websocket_connect(f"/api/tables/{table_id}/live") as live:
+            assert live.receive_json()["type"] == "state"
+            with caplog.at_level(logging.WARNING, logger="koikoi.live"):
+                redis_process.kill()
+                redis_process.wait()
+                time.sleep(1.5)  # the listeners' threads find it away
+                state = host.get(f"/api/tables/{table_id}").json()["state"]
+                while not state["your_turn"]:  # the friend's move first, over HTTP
+                    mine = friend.get(f"/api/tables/{table_id}").json()["state"]
+                    friend_move = {"action": mine["legal"][0], "version": mine["version"]}
+                    assert friend.post(f"/api/tables/{table_id}/actions", json=friend_move)
+                    state = host.get(f"/api/tables/{table_id}").json()["state"]
+                move = {"action": state["legal"][0], "version": state["version"]}
+                moved = host.post(f"/api/tables/{table_id}/actions", json=move)
+                assert moved.status_code == 200, moved.text
+                stored = moved.json()["state"]["version"]
+                health = host.get("/healthz").json()
+                assert (health["status"], health["broker"]) == ("ok", "down")
+                with own_redis(port):
+                    heard = live.receive_json()  # the socket's resync, once Redis is back
+                    while heard["state"]["version"] < stored:
+                        heard = live.receive_json()
+                    assert host.get("/healthz").json()["broker"] == "ok"
+                    lines = [record for record in caplog.records if record.name == "koikoi.live"]
+    assert heard["state"]["version"] == stored
+    # Each process: one line as Redis went, one as it came back; no tracebacks.
+    assert 2 <= len(lines) <= 4, [record.getMessage() for record in lines]
+    assert all(record.exc_info is None for record in lines)

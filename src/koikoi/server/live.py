@@ -18,6 +18,7 @@ import asyncio
 import json
 import logging
 import threading
+import time
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager, suppress
 from typing import Any
@@ -32,6 +33,11 @@ documents already (each seat's WebSocket message), which Redis carries as they a
 Follower = Callable[[str, Message], None]
 ENDED: Message = {"ended": True}
 """Published on a session's channel once it has ended (signed out, password changed)."""
+RESYNC: Message = {"resync": True}
+"""Handed to every listener of this process once the broker is back after an outage:
+what it missed meanwhile must be read afresh."""
+RETRY_SECONDS = (0.1, 5.0)
+"""The first and the longest wait between two tries to reach a broker that is down."""
 
 
 def session_channel(session_id: str) -> str:
@@ -124,6 +130,19 @@ class Broker:
                     if not listeners:
                         del self._listeners[channel]
 
+    def resync(self) -> None:
+        """Tell every listener of this process that it may have missed messages."""
+        with self._lock:
+            listeners = {listener for group in self._listeners.values() for listener in group}
+        for listener in listeners:
+            listener.put(RESYNC)
+
+    @property
+    def state(self) -> str:
+        """``ok``, ``down`` (messages go no further than this process), or ``none``
+        (a process alone needs no broker)."""
+        return "none"
+
     def started(self) -> None:
         """Called at each new listener: a broker that needs a connection opens it."""
 
@@ -158,9 +177,49 @@ class RedisBroker(Broker):
         self._pubsub: Any = None
         self._ready = threading.Event()
         self._start_lock = threading.Lock()
+        self._down_since: float | None = None
+        """When Redis was last found away (None while it answers)."""
+        self._outage_lock = threading.Lock()
+
+    @property
+    def state(self) -> str:
+        if self._down_since is not None and self._thread is None:
+            # No subscription to notice Redis back: ask it (only while it is away).
+            with suppress(Exception):
+                self._redis.ping()
+                self._came_back()
+        return "ok" if self._down_since is None else "down"
 
     def publish(self, channel: str, message: Message) -> None:
-        self._redis.publish(self.prefix + channel, wire(message))
+        """Best effort, after the change is stored: with Redis away, this process's own
+        listeners still hear it, and the others read the table again once it is back."""
+        try:
+            self._redis.publish(self.prefix + channel, wire(message))
+        except Exception as error:  # any of redis's errors: a change is never undone for it
+            self._went_down(error)
+            self.deliver(channel, message)
+        else:
+            if self._down_since is not None and self._thread is None:
+                self._came_back()
+
+    def _went_down(self, error: Exception) -> None:
+        """Note an outage; said once in the log, however long it lasts."""
+        with self._outage_lock:
+            if self._down_since is not None:
+                return
+            self._down_since = time.monotonic()
+            self.epoch += 1
+        log.warning("Redis is away (%s): tables' news stay in this process until it is back", error)
+
+    def _came_back(self) -> None:
+        with self._outage_lock:
+            if self._down_since is None:
+                return
+            away = time.monotonic() - self._down_since
+            self._down_since = None
+            self.epoch += 1
+        log.warning("Redis is back after %.1f s: every table's socket reads its table again", away)
+        self.resync()
 
     def started(self) -> None:
         with self._start_lock:
@@ -175,17 +234,20 @@ class RedisBroker(Broker):
 
     def _receive(self) -> None:
         pubsub = self._pubsub
+        wait = RETRY_SECONDS[0]
         while True:
             try:
+                if self._down_since is not None:
+                    pubsub.psubscribe(self.prefix + "*")  # connects again, or raises
+                    self._came_back()
+                    wait = RETRY_SECONDS[0]
                 message = pubsub.get_message(timeout=1.0)
-            except Exception:  # closed, or Redis went away: listeners reconnect
+            except Exception as error:  # closed, or Redis went away
                 if self._pubsub is None:
                     return
-                log.exception("lost the Redis subscription; subscribing again")
-                self.epoch += 1
-                with suppress(Exception):
-                    pubsub.psubscribe(self.prefix + "*")
-                self.epoch += 1  # and what was missed until now
+                self._went_down(error)
+                time.sleep(wait)  # tries again, less and less often
+                wait = min(wait * 2, RETRY_SECONDS[1])
                 continue
             if self._pubsub is None:
                 return

@@ -42,7 +42,11 @@ def healthz(parts: Parts) -> JSONResponse:
             status_code=503,
             headers={"Retry-After": str(RETRY_AFTER)},
         )
-    return JSONResponse({"status": "ok", "database": "ok", "version": __version__})
+    # A broker away is no reason to take the process out of a balancer (every process
+    # would go at once): moves are stored and played on; it is named, for monitors.
+    return JSONResponse(
+        {"status": "ok", "database": "ok", "broker": parts.broker.state, "version": __version__}
+    )
 
 
 HEALTH_WAIT_MS = 5000

@@ -28,7 +28,7 @@ from starlette.concurrency import run_in_threadpool
 from koikoi.server.boundary import MessageError, parsed_message
 from koikoi.server.context import COOKIE, Services, kept
 from koikoi.server.errors import DOMAIN_ERRORS, answer_of
-from koikoi.server.live import ENDED, session_channel
+from koikoi.server.live import ENDED, RESYNC, session_channel
 from koikoi.server.routes.tables import TableMove
 from koikoi.server.sessions import SessionInfo
 from koikoi.server.tablecopies import table_channel
@@ -134,6 +134,13 @@ async def live(websocket: WebSocket, table_id: str) -> None:
                 if item == ENDED:
                     await turn_away(websocket, SESSION_ENDED)
                     break
+                if item == RESYNC:  # the broker is back: news may have been missed
+                    table = await run_in_threadpool(parts.tables.load, table_id)
+                    if table.version > sent:
+                        sent = table.version
+                        state = table.state(seat, parts.clock())
+                        await websocket.send_json({"type": "state", "state": state})
+                    continue
                 if isinstance(item, dict) and "socket" in item:
                     if siblings.heard(item):
                         await turn_away(websocket, REPLACED, CLOSE_REPLACED)
