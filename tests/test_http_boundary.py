@@ -18,7 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -388,6 +388,76 @@ def test_connections_beyond_the_cap_are_closed_at_once(app: FastAPI) -> None:
             answer.begin()
             assert answer.status == 200
             answer.read()
+
+
+def stalled_body(address: tuple[str, int], source: str = "127.0.0.1") -> socket.socket:
+    """A connection whose request declares a body and sends one byte of it."""
+    sock = socket.socket()
+    sock.settimeout(PATIENCE)
+    sock.bind((source, 0))
+    sock.connect(address)
+    sock.sendall(
+        b"POST /api/games HTTP/1.1\r\nHost: koikoi\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 60000\r\n\r\n{"
+    )
+    return sock
+
+
+def answered_or_cut(sock: socket.socket) -> bytes:
+    """What the server sent before closing (nothing, if it cut the connection off)."""
+    try:
+        return read_until_closed(sock)
+    except ConnectionResetError:
+        return b""
+
+
+def test_a_body_that_never_finishes_is_answered_408_and_closed(app: FastAPI) -> None:
+    """0.6.3 waited for a declared body with no deadline: 500 connections sending one
+    byte each held the server. A body has as long as the head had."""
+    limits = Limits(header_timeout=0.5)
+    with running(server_config(app, limits=limits)) as address:
+        with stalled_body(address) as sock:
+            began = time.monotonic()
+            answer = read_until_closed(sock)
+            waited = time.monotonic() - began
+        assert answer.startswith(b"HTTP/1.1 408 ")
+        assert waited >= 0.4
+        connection = http.client.HTTPConnection(*address, timeout=PATIENCE)
+        connection.request("GET", "/healthz")
+        assert connection.getresponse().status == 200  # the server serves on
+        connection.close()
+
+
+def test_one_address_holds_only_its_share_of_the_connections(app: FastAPI) -> None:
+    """40 stalled bodies from one address: it keeps its share, the rest are closed at
+    once, another address is served, and the held ones are let go at the deadline."""
+    limits = Limits(header_timeout=1.0, max_connections=80)
+    assert limits.per_address == 8
+    with running(server_config(app, limits=limits)) as address, ExitStack() as stack:
+        stalled = [stack.enter_context(stalled_body(address)) for _ in range(40)]
+        answers = [answered_or_cut(sock) for sock in stalled]
+        held = [answer for answer in answers if answer]
+        assert len(held) == limits.per_address  # these waited, then heard 408
+        assert all(answer.startswith(b"HTTP/1.1 408 ") for answer in held)
+        other = socket.socket()
+        other.settimeout(PATIENCE)
+        other.bind(("127.0.0.2", 0))  # another client (a second loopback address)
+        other.connect(address)
+        other.sendall(b"GET /healthz HTTP/1.1\r\nHost: koikoi\r\n\r\n")
+        answer = http.client.HTTPResponse(other)
+        answer.begin()
+        assert answer.status == 200
+        other.close()
+
+
+def test_a_trusted_proxy_is_held_to_no_share(app: FastAPI) -> None:
+    """Behind a proxy every connection comes from it: it speaks for many people."""
+    limits = Limits(header_timeout=0.5, max_connections=80)
+    config = server_config(app, limits=limits, forwarded_allow_ips="127.0.0.1")
+    with running(config) as address, ExitStack() as stack:
+        stalled = [stack.enter_context(stalled_body(address)) for _ in range(12)]
+        answers = [read_until_closed(sock) for sock in stalled]
+    assert all(answer.startswith(b"HTTP/1.1 408 ") for answer in answers)
 
 
 # 4. Proxies ------------------------------------------------------------------------

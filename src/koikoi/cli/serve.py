@@ -77,7 +77,8 @@ def database_of(database_url: str | None) -> str:
     type=click.FloatRange(min=0, min_open=True),
     default=Limits.header_timeout,
     show_default=True,
-    help="Seconds a request's headers may take; slower connections are closed.",
+    help="Seconds a request's headers may take, and then its body; slower connections are"
+    " closed (a late body is answered 408).",
 )
 @click.option(
     "--keep-alive",
@@ -91,8 +92,9 @@ def database_of(database_url: str | None) -> str:
     type=click.IntRange(min=1),
     default=Limits.max_connections,
     show_default=True,
-    help="Connections open at once; further ones are closed at once. Keep it well under"
-    " the open-files limit (ulimit -n).",
+    help="Connections open at once; further ones are closed at once. One client address"
+    " holds a tenth of them at most (8 at least; a trusted proxy is not held to it). Keep"
+    " it well under the open-files limit (ulimit -n).",
 )
 @click.option(
     "--max-header-bytes",

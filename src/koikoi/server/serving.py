@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import ipaddress
 import logging
+from contextlib import suppress
 from typing import Any
 
 import uvicorn
@@ -72,6 +74,33 @@ class ServerConfig(uvicorn.Config):
             ws_ping_timeout=WS_PING_SECONDS,
             **options,
         )
+        self.proxies = _networks(forwarded_allow_ips or "")
+        """The proxies believed (no address is held to a share of the connections)."""
+
+    def is_proxy(self, host: str | None) -> bool:
+        if host is None or not self.proxies:
+            return False
+        if self.proxies == "*":
+            return True
+        try:
+            address = ipaddress.ip_address(host)
+        except ValueError:  # a Unix socket's peer, say: not an address
+            return False
+        return any(address in network for network in self.proxies)
+
+
+def _networks(
+    allowed: str,
+) -> str | list[ipaddress.IPv4Network | ipaddress.IPv6Network]:
+    """``--forwarded-allow-ips`` as networks (``*``: any)."""
+    names = [name.strip() for name in allowed.split(",") if name.strip()]
+    if "*" in names:
+        return "*"
+    networks = []
+    for name in names:
+        with suppress(ValueError):  # uvicorn reads the same setting, and names its errors
+            networks.append(ipaddress.ip_network(name, strict=False))
+    return networks
 
 
 def log_config(level: str = "info") -> dict[str, Any]:
@@ -126,6 +155,11 @@ class ConnectionLines(logging.Filter):
         return about_one == self.wanted
 
 
+def _host_of(connection: object) -> str | None:
+    client = getattr(connection, "client", None)
+    return client[0] if client else None
+
+
 class HeadTooLarge(Exception):
     """Raised from a parser callback: stops parsing a head over the byte limit."""
 
@@ -151,6 +185,7 @@ class LimitedHttpTools(HttpToolsProtocol):
         """Bytes received since the current head began, parsed or not: the parser
         keeps an unfinished header to itself, however long it grows."""
         self.head_too_large = False
+        self.body_deadline: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -162,10 +197,23 @@ class LimitedHttpTools(HttpToolsProtocol):
             )
             transport.close()
             return
+        host = self.client[0] if self.client else None
+        trusted = isinstance(self.config, ServerConfig) and self.config.is_proxy(host)
+        if host is not None and not trusted:
+            held = sum(1 for other in self.connections if _host_of(other) == host)
+            if held > self.limits.per_address:
+                self.logger.warning(
+                    "closed a connection from %s: it holds %d, the most one address may",
+                    host,
+                    self.limits.per_address,
+                )
+                transport.close()
+                return
         self._start_head_deadline()
 
     def connection_lost(self, exc: Exception | None) -> None:
         self._cancel_head_deadline()
+        self._cancel_body_deadline()
         super().connection_lost(exc)
 
     def data_received(self, data: bytes) -> None:
@@ -183,9 +231,14 @@ class LimitedHttpTools(HttpToolsProtocol):
     def on_headers_complete(self) -> None:
         self.awaiting_head = False
         super().on_headers_complete()
+        # The body has as long as the head had: one that trickles (or never comes)
+        # would hold the connection, and the app's wait for it, for ever.
+        self._cancel_head_deadline()
+        self.body_deadline = self.loop.call_later(self.limits.header_timeout, self._body_timed_out)
 
     def on_message_complete(self) -> None:
         super().on_message_complete()
+        self._cancel_body_deadline()
         self.awaiting_head = True
         self.arrived_bytes = 0
 
@@ -206,6 +259,7 @@ class LimitedHttpTools(HttpToolsProtocol):
         # it again (no connection_lost): its deadline for the next head must go now,
         # or it would close a live table's WebSocket a few seconds in.
         self._cancel_head_deadline()
+        self._cancel_body_deadline()
         super().handle_websocket_upgrade()
 
     def send_400_response(self, msg: str) -> None:
@@ -249,6 +303,32 @@ class LimitedHttpTools(HttpToolsProtocol):
         if self.head_deadline is not None:
             self.head_deadline.cancel()
             self.head_deadline = None
+
+    def _cancel_body_deadline(self) -> None:
+        if self.body_deadline is not None:
+            self.body_deadline.cancel()
+            self.body_deadline = None
+
+    def _body_timed_out(self) -> None:
+        """The body did not arrive whole in time: 408 (if nothing was answered yet),
+        and the connection closes, which the app's wait for the body hears."""
+        self.body_deadline = None
+        if self.transport.is_closing():
+            return
+        if self.cycle is None or not self.cycle.response_started:
+            message = b"the request body did not arrive in time"
+            self.transport.write(
+                b"".join(
+                    [
+                        STATUS_LINE[408],
+                        b"content-type: text/plain; charset=utf-8\r\n",
+                        b"content-length: %d\r\n" % len(message),
+                        b"connection: close\r\n\r\n",
+                        message,
+                    ]
+                )
+            )
+        self.transport.close()
 
     def _head_timed_out(self) -> None:
         self.head_deadline = None
