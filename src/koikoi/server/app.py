@@ -70,15 +70,16 @@ SECURITY_HEADERS = {
 }
 DOCS = "/api/docs"
 # What each router's routes may refuse, for the schema. Every route may meet an
-# oversized body (413), invalid input (422) and an unexpected error (500).
-EVERY_ROUTE = (413, 422, 500)
+# oversized body (413), invalid input (422), an unexpected error (500) and a database
+# that cannot take the request now (503, with Retry-After).
+EVERY_ROUTE = (413, 422, 500, 503)
 REFUSALS = {
     # A request is matched against the routes one by one, in this order: the moves'
     # routers first, as they take most requests (matching through every route before
     # them cost a move a tenth of its time).
-    tables: (400, 403, 404, 409, 410),
+    tables: (400, 403, 404, 409, 410, 429),
     tablesocket: (),
-    games: (400, 403, 404, 409),
+    games: (400, 403, 404, 409, 429),
     queue: (403, 409),
     accounts: (401, 403, 409, 429),
     boards: (404,),

@@ -82,12 +82,14 @@ def error_responses(*codes: int) -> dict[int | str, dict[str, Any]]:
         422: "The input is invalid: not standard JSON, or not what the route takes.",
         429: "Too many attempts: wait for Retry-After seconds.",
         500: "An unexpected error (it is logged on the server).",
+        503: "The database cannot take the request now (a full disk, a restart), or the"
+        " coach is busy: try again after Retry-After seconds.",
     }
     described: dict[int | str, dict[str, Any]] = {}
     for code in codes:
         described[code] = {"model": ErrorBody, "description": meanings[code]}
-    if 429 in codes:
-        described[429]["headers"] = {
+    for waited in {429, 503} & set(codes):
+        described[waited]["headers"] = {
             "Retry-After": {
                 "description": "Seconds to wait before trying again.",
                 "schema": {"type": "integer"},

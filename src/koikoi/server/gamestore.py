@@ -13,6 +13,8 @@ import base64
 import hashlib
 import json
 import secrets
+import threading
+from collections import OrderedDict
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -34,6 +36,7 @@ from koikoi.server.results import Ending, Status, finish, stored
 from koikoi.server.reviews import Reviews
 from koikoi.server.sessions import SessionInfo, hold
 from koikoi.server.thinking import Chooser, Thinking
+from koikoi.server.throttle import HINTS, count_address, held_address
 from koikoi.store.models import Game, Review
 from koikoi.store.rows import table_of, update_where
 
@@ -46,6 +49,8 @@ SWEEP_BATCH = 100
 PRACTICE_SAVES_PER_MINUTE = 30
 """Practice matches one player may save in a minute (a device catching up after a
 trip offline saves a handful; the store keeps the 20 newest)."""
+KEPT_HINTS = 1024
+"""Hints a process keeps to answer the same position again."""
 MAX_SEED = 2**63 - 1
 """The largest seed a game row holds (the device deals from 48-bit seeds)."""
 
@@ -152,6 +157,10 @@ class GameStore:
         self.reviews = Reviews(
             sessions, self.thinking, min(rollouts or REVIEW_ROLLOUTS, REVIEW_ROLLOUTS)
         )
+        self._hints: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        """The latest hints worked out, by game and version (a position's is always the
+        same: asked again, it costs nothing)."""
+        self._hints_lock = threading.Lock()
 
     def create(
         self,
@@ -319,14 +328,27 @@ class GameStore:
             raise GameOverError(f"the match is over ({game.status})")
         if game.match.turn != HUMAN or game.match.round.is_over:
             raise StaleActionError("it is not your turn")
+        position = (game.id, game.version)
+        with self._hints_lock:
+            hint = self._hints.get(position)
+        if hint is not None:  # the same position's hint: the same, for nothing
+            return game, hint
+        now = self.clock()
+        with self.sessions.begin() as db:
+            count_address(db, HINTS, held_address(db, HINTS, owner.id, now), now)
         # Seeded by the position only: the same hint each time it is asked for, and
         # nothing of the match's own (secret) seed in it.
         digest = hashlib.sha256(f"hint:{game.id}:{game.version}".encode()).digest()
         seed = int.from_bytes(digest[:6], "big")
         observation = game.match.observation(HUMAN)
-        return game, self.thinking.run(advice, observation, seed, self.coach_rollouts)
+        hint = self.thinking.coach(advice, observation, seed, self.coach_rollouts)
+        with self._hints_lock:
+            self._hints[position] = hint
+            while len(self._hints) > KEPT_HINTS:
+                self._hints.popitem(last=False)
+        return game, hint
 
-    def review(self, game_id: str) -> dict[str, Any]:
+    def review(self, game_id: str, address: str) -> dict[str, Any]:
         """The coach's review of a finished match (public, like its replay), made once."""
         now = self.clock()
         with self.sessions() as db:
@@ -337,7 +359,8 @@ class GameStore:
                 raise MatchNotOverError("the match is still being played; reviews come after")
             # The row is the record: the review replays it, so nothing replays it here.
             record = Record(RuleSet.from_mapping(row.rules), tuple(row.actions), seed=row.seed)
-        return self.reviews.kept_or_made(Review, {"game_id": game_id}, record, HUMAN, now)
+        key = {"game_id": game_id}
+        return self.reviews.kept_or_made(Review, key, record, HUMAN, now, address)
 
     def in_progress(self, owner: SessionInfo) -> list[tuple[GameSession, datetime]]:
         """The owner's matches in progress, newest first, with when each was last played."""

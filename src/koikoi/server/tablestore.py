@@ -193,7 +193,7 @@ class TableStore:
             table.ratings = moved_ratings(found)
         return table
 
-    def review(self, table_id: str, seat: int) -> dict[str, Any]:
+    def review(self, table_id: str, seat: int, address: str) -> dict[str, Any]:
         """The coach's review of ``seat`` (0: who opened the table) in a finished match
         (public, like its replay), made once."""
         table = self.load(table_id)
@@ -201,7 +201,7 @@ class TableStore:
             raise TableError(409, "the match is still being played; reviews come after")
         record = Record(table.rules, tuple(table.actions), seed=table.seed)
         key = {"table_id": table_id, "seat": seat}
-        return self.reviews.kept_or_made(TableReview, key, record, seat, self.clock())
+        return self.reviews.kept_or_made(TableReview, key, record, seat, self.clock(), address)
 
     def current(self, table_id: str, look: Callable[[TableSession], T]) -> T:
         """What ``look`` makes of the table as stored, once the moves its clock owes

@@ -30,6 +30,7 @@ from typing import Any, TypeVar
 
 from koikoi.players import make_player
 from koikoi.round import Action, Observation
+from koikoi.server.errors import Refused
 
 T = TypeVar("T")
 
@@ -66,6 +67,21 @@ def _end_with(sentinel: int) -> None:
     os._exit(0)
 
 
+COACH_WAITING = 8
+"""Coach's jobs (hints, reviews) that may wait for a worker at once, server-wide."""
+COACH_PATIENCE = 30.0
+"""Seconds a coach's job waits for a worker before it is refused."""
+
+
+class CoachBusy(Refused):
+    """The coach's lane is full: ask again in a few seconds."""
+
+    status = 503
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, retry_after=5)
+
+
 class Thinking:
     """The computer's choices, thought in a pool of ``processes`` workers (by default
     one per CPU), or all in the caller with ``inline=True``.
@@ -83,6 +99,10 @@ class Thinking:
         self.processes = 1 if inline else processes or os.cpu_count() or 1
         self._lock = threading.Lock()
         self._executor: ProcessPoolExecutor | None = None
+        # The coach's own lane: so many of its jobs in the pool at once, a worker always
+        # left to the moves, and so many more waiting their turn (see coach).
+        self._coaching = threading.BoundedSemaphore(max(1, self.processes - 1))
+        self._coach_line = threading.BoundedSemaphore(COACH_WAITING + max(1, self.processes - 1))
 
     @property
     def running(self) -> bool:
@@ -112,6 +132,23 @@ class Thinking:
             # call, and the server's later ones, go to a fresh pool.
             self._discard(executor)
             return self._pool().submit(function, *arguments).result()
+
+    def coach(self, function: Callable[..., T], *arguments: Any) -> T:
+        """``function(*arguments)`` as :meth:`run` does, in the coach's lane below the
+        moves: at most one job fewer than the pool has workers runs at once (one, for
+        a pool of one), so a move always finds a worker; at most COACH_WAITING more
+        wait, for COACH_PATIENCE at most. Beyond that, :class:`CoachBusy` (503)."""
+        if not self._coach_line.acquire(blocking=False):
+            raise CoachBusy("the coach has too many questions waiting; ask again shortly")
+        try:
+            if not self._coaching.acquire(timeout=COACH_PATIENCE):
+                raise CoachBusy("the coach is busy; ask again shortly")
+            try:
+                return self.run(function, *arguments)
+            finally:
+                self._coaching.release()
+        finally:
+            self._coach_line.release()
 
     def close(self) -> None:
         """Stop the workers, once the choices they are thinking are made."""

@@ -153,6 +153,8 @@ class Allowance:
     """What is counted, as a sentence's subject: "{n} {counted} in the last ..."."""
     span: str
     """The window in words."""
+    per: str = "address"
+    """Who is counted, in words (an address, a browser)."""
 
 
 SIGN_UPS_PER_HOUR = 5
@@ -174,7 +176,26 @@ CODE_MISSES = Allowance(
 )
 """Table codes that name no open table, from one address: a friend mistypes a few; a
 guesser of codes gets a trickle (32^6 codes, so guessing one takes years)."""
-KEPT = max(SIGN_UPS.window, CODE_MISSES.window)
+HINTS = Allowance(
+    "hint",
+    60,
+    timedelta(minutes=1),
+    "hints were worked out for this browser",
+    "minute",
+    "browser",
+)
+"""Hints worked out for one browser: a player asks for one a move at most, and a move
+takes seconds (the same position's hint again comes from the cache, uncounted)."""
+REVIEWS = Allowance(
+    "review",
+    10,
+    timedelta(minutes=1),
+    "reviews not made yet were asked for from your address",
+    "minute",
+)
+"""Reviews asked for that are not made yet (each costs seconds of the coach), from one
+address; a review made is read back for nothing."""
+KEPT = max(SIGN_UPS.window, CODE_MISSES.window, HINTS.window, REVIEWS.window)
 
 
 def held_address(db: Session, allowance: Allowance, address: str, now: datetime) -> str:
@@ -198,8 +219,8 @@ def held_address(db: Session, allowance: Allowance, address: str, now: datetime)
     if len(recent) >= allowance.limit:
         seconds = max(1, math.ceil((recent[0] + allowance.window - now).total_seconds()))
         raise AddressThrottled(
-            f"{len(recent)} {allowance.counted} in the last {allowance.span}, the most one"
-            f" address may; try again in {seconds} seconds",
+            f"{len(recent)} {allowance.counted} in the last {allowance.span}, the most for"
+            f" one {allowance.per}; try again in {seconds} seconds",
             retry_after=seconds,
         )
     return key

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Response
+from fastapi import APIRouter, HTTPException, Path, Request, Response
 from pydantic import Field
 
 from koikoi.rules import RuleSet
 from koikoi.server.boundary import error_responses
-from koikoi.server.context import Browser, Checked, Parts, Strict
+from koikoi.server.context import Browser, Checked, Parts, Strict, client_address
 from koikoi.server.games import Difficulty
 from koikoi.server.gamestore import restore, row_status
 from koikoi.server.results import Status
@@ -157,11 +157,11 @@ def hint(game_id: GameId, parts: Parts, info: Browser) -> dict[str, Any]:
 
 
 @router.get("/games/{game_id}/review")
-def review(game_id: GameId, parts: Parts) -> dict[str, Any]:
+def review(game_id: GameId, parts: Parts, request: Request) -> dict[str, Any]:
     """The coach's review of a finished match (public, like the replay): each of the
     player's decisions against the expert's best, marked good, inaccuracy or mistake
     by the match win chance it gave away, and the biggest swings of that chance."""
-    return parts.games.review(game_id)
+    return parts.games.review(game_id, client_address(request))
 
 
 @router.get("/games/{game_id}/replay")

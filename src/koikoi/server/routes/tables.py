@@ -97,11 +97,12 @@ def table_review(
     table_id: TableId,
     parts: Parts,
     seat: Annotated[int, Query(ge=0, le=1, description="Whose decisions: 0 opened the table.")],
+    request: Request,
 ) -> dict[str, Any]:
     """The coach's review of one player's decisions in a finished match between people
     (public, like the replay): against the expert's best, from what that player could
     see, marked by the match win chance each gave away."""
-    return parts.tables.review(table_id, seat)
+    return parts.tables.review(table_id, seat, client_address(request))
 
 
 @router.get("/tables/code/{code}")
