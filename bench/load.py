@@ -709,6 +709,11 @@ def servers(
                             "warning",
                             "--max-connections",
                             str(max_connections),
+                            # Every simulated person comes from this machine's one
+                            # address: it is named a proxy (as a deployment of this size
+                            # sits behind one), so no per-address share applies.
+                            "--forwarded-allow-ips",
+                            HOST,
                         ],
                         pass_fds=[sock.fileno()],
                         stdin=subprocess.DEVNULL,
