@@ -4,6 +4,7 @@ one guest in 27 s, and let one session open 300 sockets)."""
 
 from __future__ import annotations
 
+import time
 from contextlib import ExitStack
 from typing import Any
 
@@ -74,6 +75,20 @@ def test_a_session_holds_at_most_so_many_sockets_the_oldest_closing(app: FastAPI
             assert live.receive_text() == "pong"
 
 
+def gone_but_one(app: FastAPI) -> None:
+    """Wait until one socket alone listens to a session (a closed page's handler has
+    said it is gone, which it does before it stops listening)."""
+    broker = app.state.services.broker
+    deadline = time.monotonic() + 10
+    while True:
+        with broker._lock:
+            counts = [len(found) for name, found in broker._listeners.items() if "session:" in name]
+        if counts == [1]:
+            return
+        assert time.monotonic() < deadline, counts
+        time.sleep(0.01)
+
+
 def test_a_closed_socket_leaves_room_for_another(app: FastAPI) -> None:
     host, _, table_id = seated_pair(app)
     path = f"/api/tables/{table_id}/live"
@@ -83,5 +98,6 @@ def test_a_closed_socket_leaves_room_for_another(app: FastAPI) -> None:
         for _ in range(MAX_SOCKETS):  # reloads: each page closes before the next opens
             with host.websocket_connect(path) as page:
                 assert page.receive_json()["type"] == "state"
+            gone_but_one(app)
         first.send_text("ping")
         assert first.receive_text() == "pong"

@@ -36,6 +36,7 @@ ENDED: Message = {"ended": True}
 RESYNC: Message = {"resync": True}
 """Handed to every listener of this process once the broker is back after an outage:
 what it missed meanwhile must be read afresh."""
+REDIS_CONNECT_SECONDS = 2.0
 RETRY_SECONDS = (0.1, 5.0)
 """The first and the longest wait between two tries to reach a broker that is down."""
 
@@ -166,7 +167,9 @@ class RedisBroker(Broker):
                 f"the Redis URL {url!r} needs the Redis client: pip install 'koikoi[redis]'"
             ) from None
         try:
-            self._redis = redis.Redis.from_url(url)
+            # A Redis that cannot be reached is said so in seconds, not after the
+            # system's own minutes of trying to connect.
+            self._redis = redis.Redis.from_url(url, socket_connect_timeout=REDIS_CONNECT_SECONDS)
         except ValueError as error:
             raise ValueError(f"Redis URL {url!r} is not valid: {error}") from None
         try:

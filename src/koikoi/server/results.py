@@ -92,7 +92,8 @@ class Finished:
     yaku: tuple[dict[str, int], dict[str, int]]
     """How many rounds each seat won with each yaku."""
     actions: tuple[int, int]
-    """How many actions each seat made."""
+    """How many actions each seat made (counted between people only, where a match
+    given up too soon is aborted; (0, 0) against the computer)."""
     level: str | None = None
     """The computer's level, against the computer."""
 

@@ -10,6 +10,7 @@ and refused with the same status and sentence (from the same domain error).
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import secrets
 import time
@@ -120,7 +121,8 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         sent = table.version
         await websocket.send_json({"type": "state", "state": table.state(seat, parts.clock())})
         siblings = Siblings(parts, named)
-        siblings.announce(opened=True)
+        # In a thread: publishing is a network call, which the event loop must not wait on.
+        await run_in_threadpool(siblings.announce, opened=True)
         # One inbox for the table's news and the browser's messages, so that one loop
         # sends everything in order; its reader lives as long as the socket. (A pair of
         # tasks raced anew for each message would leave a thousand sockets' worth of
@@ -175,8 +177,12 @@ async def live(websocket: WebSocket, table_id: str) -> None:
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
-            siblings.announce(opened=False)
             reader.cancel()
+            # Handed to a thread and not waited for: the handler may be being cancelled
+            # (the browser gone), and the others must hear of it all the same.
+            asyncio.get_running_loop().run_in_executor(
+                None, functools.partial(siblings.announce, opened=False)
+            )
             with suppress(asyncio.CancelledError, WebSocketDisconnect, RuntimeError):
                 await reader
 
