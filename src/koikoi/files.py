@@ -41,4 +41,5 @@ def read_text(path: Path, what: str) -> str:
             f"{what} {str(path)!r} holds more than {MAX_FILE_BYTES // (1024 * 1024)} MB;"
             " it cannot be one"
         )
-    return data.decode("utf-8")
+    # As a text file reads: universal newlines (the JS engine reads records alike).
+    return data.decode("utf-8").replace("\r\n", "\n").replace("\r", "\n")
