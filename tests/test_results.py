@@ -38,7 +38,7 @@ from servers import (
     winning_seed,
 )
 from test_practice_saves import SINGLE, played, practice_body
-from test_tables import move, mover, open_table, state_of
+from test_tables import move, mover, open_table, play_actions, state_of
 
 SINGLE_DEAL = {"preset": "single-deal"}
 
@@ -58,18 +58,6 @@ def play_out(host: TestClient, guest: TestClient, table_id: str) -> dict[str, An
             return state
         client, state = mover(host, guest, table_id)
         move(client, table_id, state)
-
-
-def play_actions(host: TestClient, guest: TestClient, table_id: str, each: int) -> bool:
-    """Play on until both seats have made ``each`` actions; whether the match goes on
-    (a big enough round can end it sooner)."""
-    made = {id(host): 0, id(guest): 0}
-    while min(made.values()) < each:
-        client, state = mover(host, guest, table_id)
-        if move(client, table_id, state)["state"]["status"] != "playing":
-            return False
-        made[id(client)] += 1
-    return True
 
 
 def rating(client: TestClient, name: str, rules: str = "classic") -> float:

@@ -70,14 +70,16 @@ def move(client: TestClient, table_id: str, state: dict[str, Any]) -> dict[str, 
     return body
 
 
-def play_actions(host: TestClient, friend: TestClient, table_id: str, each: int) -> None:
-    """Play on until both seats have made ``each`` actions (or the match ends)."""
+def play_actions(host: TestClient, friend: TestClient, table_id: str, each: int) -> bool:
+    """Play on until both seats have made ``each`` actions; whether the match goes on
+    (a big enough round can end it sooner)."""
     made = {id(host): 0, id(friend): 0}
     while min(made.values()) < each:
         client, state = mover(host, friend, table_id)
         if move(client, table_id, state)["state"]["status"] != "playing":
-            return
+            return False
         made[id(client)] += 1
+    return True
 
 
 def hidden_cards(app: FastAPI, table_id: str, seat: int) -> set[str]:

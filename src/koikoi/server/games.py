@@ -21,7 +21,7 @@ from koikoi.rules import RuleSet
 from koikoi.server.errors import GameOverError, StaleActionError
 from koikoi.server.events import apply_action, parse_action, round_over_events, yaku_made
 from koikoi.server.ranked import rules_name
-from koikoi.server.results import Ending, Finished, Opponent, SeatResult, Status
+from koikoi.server.results import Ending, Finished, Opponent, SeatResult, Status, seat_status
 from koikoi.server.thinking import Chooser, Thinking
 
 Difficulty = Literal["easy", "normal", "expert"]
@@ -102,11 +102,11 @@ class GameSession:
 
     @property
     def status(self) -> Status:
-        if self.resigned:
-            return Status.RESIGNED
-        if not self.match.is_over:
+        """Playing, else what the match's result is for the person (as
+        :func:`koikoi.server.results.seat_status` says it, once for every kind of match)."""
+        if not self.resigned and not self.match.is_over:
             return Status.PLAYING
-        return {HUMAN: Status.WON, COMPUTER: Status.LOST, None: Status.DRAWN}[self.match.winner]
+        return seat_status(self.finished(None), HUMAN)
 
     @property
     def points(self) -> int:
