@@ -26,14 +26,13 @@ import sys
 import time
 from typing import Any
 
+from koikoi.jsengine import ENGINE
 from koikoi.match import Match
 from koikoi.players import PLAYERS, make_player
 from koikoi.players.expert import DEFAULT_ROLLOUTS
-from koikoi.players.protocol import NODE_PLAYER, observation_to_json
+from koikoi.players.protocol import observation_to_json
 from koikoi.round import Observation
 from koikoi.rules import PRESETS
-
-ENGINE = NODE_PLAYER.parent
 
 TIMER = """
 import readline from "node:readline";

@@ -1,4 +1,4 @@
-"""The deck of RULES.md §1: 48 cards, their ids, slugs, kinds and the named card sets."""
+"""The deck of docs/rules.md §1: 48 cards, their ids, slugs, kinds and the named card sets."""
 
 from __future__ import annotations
 
@@ -41,7 +41,7 @@ from koikoi.cards import (
 
 B, A, R, P = "bright", "animal", "ribbon", "plain"
 
-# RULES.md §1, month by month, in the canonical index order: (slug, kind).
+# docs/rules.md §1, month by month, in the canonical index order: (slug, kind).
 DECK: list[tuple[int, str, list[tuple[str, str]]]] = [
     (1, "pine", [("pine-crane", B), ("pine-poetry", R), ("pine-plain-1", P), ("pine-plain-2", P)]),
     (

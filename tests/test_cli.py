@@ -1,4 +1,4 @@
-"""The ``koikoi score`` and ``koikoi rules`` commands: the contracts of RULES.md §7."""
+"""The ``koikoi score`` and ``koikoi rules`` commands: the contracts of docs/rules.md §7."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Fuzzing every command's inputs: arguments, rules files, records, batch lines, paths.
 
-Whatever comes in, a command answers as RULES.md §7 says: exit status 0, 1 (an error,
+Whatever comes in, a command answers as docs/rules.md §7 says: exit status 0, 1 (an error,
 ``koikoi: error: ...`` on standard error) or 2 (click's usage error), never a Python
 traceback, and with ``--json`` one JSON object on standard output. Every command runs
 in-process (click's CliRunner), so the examples are many and fast.

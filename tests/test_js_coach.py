@@ -27,9 +27,10 @@ import pytest
 
 from conftest import require
 from koikoi import coach
+from koikoi.jsengine import ENGINE, PROGRAMS
 from koikoi.match import Match
 from koikoi.players import make_player
-from koikoi.players.protocol import NODE_PLAYER, observation_to_json
+from koikoi.players.protocol import observation_to_json
 from koikoi.record import Record
 from koikoi.round import MatchView, Observation, Phase, action_from_json
 from koikoi.rules import PRESET_NAMES, PRESETS, RulesError, RuleSet
@@ -37,8 +38,7 @@ from koikoi.yaku import progress
 from test_coach import small_decision
 from test_parity import count, house_rules
 
-ENGINE = NODE_PLAYER.parent
-COACH_CLI = ENGINE / "coach-cli.mjs"
+COACH_CLI = PROGRAMS / "coach-cli.mjs"
 LOCALGAME = ENGINE / "localgame.js"
 ROLLOUTS = 80
 """The hints' budget here: small, so that Python keeps up; the arithmetic is the same."""

@@ -34,6 +34,7 @@ import pytest
 
 from conftest import require
 from koikoi.cards import SLUGS, slugs
+from koikoi.jsengine import ENGINE, PROGRAMS
 from koikoi.match import Match
 from koikoi.players import Player, make_player
 from koikoi.players.protocol import NODE_PLAYER, ProcessPlayer, observation_to_json
@@ -41,7 +42,6 @@ from koikoi.round import Action, Observation, action_to_json
 from koikoi.rules import PRESET_NAMES, PRESETS, RulesError, RuleSet
 from test_parity import house_rules
 
-ENGINE = NODE_PLAYER.parent
 LEVELS = ("random", "greedy", "easy", "normal")
 EXPERT_ROLLOUTS = 30
 """The expert's budget in the exactness tests: small, so that Python keeps up."""
@@ -492,5 +492,6 @@ def test_erf_is_pythons_to_the_last_bit(node: str) -> None:
 
 
 def test_the_js_players_ship_with_the_package() -> None:
-    for name in ("players.js", "players-expert.js", "players-math.js", "player-cli.mjs"):
+    for name in ("players.js", "players-expert.js", "players-math.js"):
         assert (ENGINE / name).is_file()
+    assert (PROGRAMS / "player-cli.mjs").is_file()

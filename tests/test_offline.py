@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 from conftest import require
 from koikoi import __version__
 from koikoi.cards import CARDS
+from koikoi.jsengine import PROGRAMS
 from koikoi.server.i18n import LOCALES
 from koikoi.server.offline import CACHE_PREFIX, PLACEHOLDER, SHELL, WORKER, Offline
 from koikoi.server.routes.site import WEB
@@ -79,7 +80,7 @@ def test_the_cache_holds_everything_the_game_needs(app: FastAPI, client: TestCli
     modules = {
         f"/static/{path.relative_to(CLIENT).as_posix()}"
         for path in CLIENT.rglob("*.js")
-        if path.relative_to(CLIENT) != WORKER
+        if path.relative_to(CLIENT) != WORKER and not path.is_relative_to(PROGRAMS)
     }
     assert any(url.startswith("/static/engine/") for url in modules)
     expected = {
@@ -97,7 +98,8 @@ def test_the_cache_holds_everything_the_game_needs(app: FastAPI, client: TestCli
     # The install icons are the browser's to fetch when installing, online.
     assert not any(url.startswith("/static/icons/") for url in cached)
     assert cached == expected
-    assert not any(url.endswith(".mjs") for url in cached)
+    # Nor the engine's Node.js programs, which never run in a browser.
+    assert not any(url.endswith(".mjs") or url.startswith("/static/node/") for url in cached)
     for url in precache:
         response = client.get(url)
         assert response.status_code == 200, url

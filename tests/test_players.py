@@ -1,4 +1,4 @@
-"""Computer players (RULES.md §2 hidden information, §5 levels): honesty, legality, levels.
+"""Computer players (docs/rules.md §2 hidden information, §5 levels): honesty, legality, levels.
 
 Positions are real rounds: a fresh deal from :func:`build`, or a mid-round position from
 :func:`position`, which completes a chosen view of one seat with a guess of the hidden

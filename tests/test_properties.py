@@ -1,4 +1,4 @@
-"""Properties of whole games under every preset and random house rules (RULES.md §2, §6, §7).
+"""Properties of whole games under every preset and random house rules (docs/rules.md §2, §6, §7).
 
 Each example draws a rule set (a preset plus random flow and scoring overrides) and a
 seed, then plays several matches with random moves, checking at every step.

@@ -1,4 +1,4 @@
-"""Records and replay: the contracts of RULES.md §7, and ``koikoi replay`` / ``simulate``."""
+"""Records and replay: the contracts of docs/rules.md §7, and ``koikoi replay`` / ``simulate``."""
 
 from __future__ import annotations
 

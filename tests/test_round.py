@@ -1,4 +1,4 @@
-"""One round (deal) of Koi-Koi: RULES.md §2 and the deal and flow fields of §6.
+"""One round (deal) of Koi-Koi: docs/rules.md §2 and the deal and flow fields of §6.
 
 Most tests build a hand-made deal with :func:`build` (the named cards where they are
 asked for, the rest filled in canonical order) and walk it turn by turn, asserting

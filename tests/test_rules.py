@@ -1,4 +1,4 @@
-"""Rule sets: the presets of RULES.md §4 and the keys, values and file forms of §6."""
+"""Rule sets: the presets of docs/rules.md §4 and the keys, values and file forms of §6."""
 
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from koikoi.rules import (
 )
 from koikoi.yaku import Scorer
 
-# -- RULES.md §4, "The presets as fields" ---------------------------------------------
+# -- docs/rules.md §4, "The presets as fields" ---------------------------------------------
 
 CLASSIC_FIELDS: dict[str, Any] = {
     "hand_size": 8,
@@ -178,7 +178,7 @@ PRESET_DIFFS: dict[str, dict[str, Any]] = {
 
 PRESET_NAMES = list(PRESET_DIFFS)
 
-# -- RULES.md §6: each key's kind of value ----------------------------------------------
+# -- docs/rules.md §6: each key's kind of value ----------------------------------------------
 
 POINTS_KEYS = [
     "teshi",
@@ -298,7 +298,7 @@ def test_every_key_has_its_documented_default(key: str, default: Any) -> None:
     assert plain(getattr(RuleSet.from_mapping({}), key)) == default
 
 
-# -- RULES.md §4, the preset table row by row -------------------------------------------
+# -- docs/rules.md §4, the preset table row by row -------------------------------------------
 
 PRESET_TABLE: list[tuple[str, dict[str, dict[str, Any]]]] = [
     (

@@ -1,4 +1,4 @@
-"""Yaku scoring: RULES.md §3 and every scoring field of §6, under each §4 preset."""
+"""Yaku scoring: docs/rules.md §3 and every scoring field of §6, under each §4 preset."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from koikoi.yaku import (
     scorer_for,
 )
 
-# -- cards by name (RULES.md §1) ----------------------------------------------------------
+# -- cards by name (docs/rules.md §1) ----------------------------------------------------------
 
 CRANE, CURTAIN, MOON, RAINMAN, PHOENIX = (
     "pine-crane",
@@ -633,7 +633,7 @@ FOUR_PAIRS_TEN = [*FOUR_PAIRS, "maple-deer", "paulownia-phoenix"]
         (FOUR_PAIRS, "traditional", {"kuttsuki": 0}, {}),
         (FOUR_PAIRS, "traditional", {"teshi": 0}, {"kuttsuki": 6}),
         (FOUR_PLUS_TWO_PAIRS, "traditional", {"kuttsuki": 0}, {"teshi": 6}),
-        # Kuttsuki is four months of exactly two cards each (RULES.md §2), so a whole
+        # Kuttsuki is four months of exactly two cards each (docs/rules.md §2), so a whole
         # month is not two pairs.
         (FOUR_PLUS_TWO_PAIRS, "traditional", {"teshi": 0}, {}),
         # Ten-card hands.
@@ -933,7 +933,7 @@ def test_suppression_can_lower_a_total(
 
 
 def expected_bright(cards: list[str], rules: RuleSet) -> dict[str, int]:
-    """RULES.md §3 and §6: the first enabled bright yaku that applies scores alone."""
+    """docs/rules.md §3 and §6: the first enabled bright yaku that applies scores alone."""
     count = sum(card in BRIGHTS for card in cards)
     rain = RAINMAN in cards
     ladder = [
@@ -1065,7 +1065,7 @@ def test_final_is_double_at_then_the_multiplier(
     assert scorer_for(rules).final(total, own, opponent) == doubled * factor + bonus
 
 
-# -- the whole scorer against a reading of RULES.md written out card by card -------------
+# -- the whole scorer against a reading of docs/rules.md written out card by card -------------
 
 ALL_ANIMALS = {*INO, *OTHER_ANIMALS, SAKE}
 ALL_RIBBONS = {*POETRY, *BLUE, *GRASS, WILLOW_RIBBON}

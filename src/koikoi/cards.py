@@ -1,7 +1,7 @@
 """The 48 Hanafuda cards and sets of them as 48-bit integers.
 
 Card ``i`` is bit ``i`` of a set: ``(month - 1) * 4 + index``, the index in the order
-of RULES.md §1. Set operations are ``|``, ``&`` and ``~``; sizes are
+of docs/rules.md §1. Set operations are ``|``, ``&`` and ``~``; sizes are
 ``int.bit_count()``. Named masks make yaku checks a few instructions.
 
 >>> card_from_slug("susuki-moon")

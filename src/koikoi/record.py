@@ -1,6 +1,6 @@
 """Records: a whole game as JSON, and replay that re-checks every action and result.
 
-Two forms (RULES.md §7), written the same way by the live game and the simulator:
+Two forms (docs/rules.md §7), written the same way by the live game and the simulator:
 
 - a match from a seed: ``{"version": 1, "rules": {...}, "seed": 42, "actions": [...]}``;
 - one given deal: ``{"rules": {...}, "dealer": 0, "hands": [[...], [...]], "field":
@@ -166,7 +166,7 @@ def replay(record: Record) -> Match:
 
 
 def replay_output(match: Match) -> dict[str, Any]:
-    """The RULES.md §7 output of ``koikoi replay --json`` for a (replayed) match."""
+    """The docs/rules.md §7 output of ``koikoi replay --json`` for a (replayed) match."""
     output: dict[str, Any] = {
         "rounds": [result.to_json() for result in match.results],
         "totals": list(match.totals),

@@ -1,4 +1,4 @@
-"""One deal of Koi-Koi as an explicit state machine (RULES.md §2).
+"""One deal of Koi-Koi as an explicit state machine (docs/rules.md §2).
 
 A :class:`Round` moves through phases: a hand card is played (``PLAY``), a field card
 is chosen when two match it (``HAND_CHOICE``), the stock is drawn automatically and a
@@ -167,7 +167,7 @@ class RoundResult(NamedTuple):
     reason: str
 
     def to_json(self) -> dict[str, Any]:
-        """The RULES.md §7 form of one round in ``koikoi replay --json``."""
+        """The docs/rules.md §7 form of one round in ``koikoi replay --json``."""
         return {
             "winner": self.winner,
             "points": list(self.points),
@@ -701,7 +701,7 @@ class Round:
         return self._scorer.score(self.captured[seat], self.month, self.calls[seat] > 0)
 
     def deal_json(self) -> dict[str, Any]:
-        """The cards as dealt, in the given-deal form of a record (RULES.md §7)."""
+        """The cards as dealt, in the given-deal form of a record (docs/rules.md §7)."""
         hand0, hand1, field = self._dealt
         return {
             "dealer": self.dealer,

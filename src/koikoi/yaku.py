@@ -1,4 +1,4 @@
-"""Scoring captured cards under a rule set (RULES.md §3 and the scoring fields of §6).
+"""Scoring captured cards under a rule set (docs/rules.md §3 and the scoring fields of §6).
 
 A :class:`Scorer` is compiled once per rule set (masks and points looked up in
 advance), so scoring a pile is a handful of ``&`` and ``bit_count()`` calls: the round
@@ -74,7 +74,7 @@ YAKU_KEYS: tuple[str, ...] = (
     GOKO, SHIKO, AME_SHIKO, SANKO, INOSHIKACHO_KEY, TANE, AKATAN, AOTAN, AKATAN_AOTAN,
     KUSATAN, TSUKIFUDA, TAN, KASU, TSUKIMI, HANAMI, TESHI, KUTTSUKI,
 )  # fmt: skip
-"""Every yaku key, in the order of RULES.md §3 (the order yaku are listed in)."""
+"""Every yaku key, in the order of docs/rules.md §3 (the order yaku are listed in)."""
 
 
 _CANCELLER_MASKS = {
@@ -570,7 +570,7 @@ def hand_yaku(hand: CardSet, rules: RuleSet) -> dict[str, int]:
 
 @dataclass(frozen=True, slots=True)
 class PileScore:
-    """A pile's yaku, their total, and the stopper's final score (RULES.md §7 shape)."""
+    """A pile's yaku, their total, and the stopper's final score (docs/rules.md §7 shape)."""
 
     yaku: dict[str, int]
     total: int

@@ -1,4 +1,4 @@
-"""What every sub-command shares: rule options and the error convention of RULES.md §7."""
+"""What every sub-command shares: rule options and the error convention of docs/rules.md §7."""
 
 from __future__ import annotations
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import subprocess
 import sys
 import time
@@ -22,6 +21,7 @@ from koikoi.cli.common import (
     player_names,
     rules_options,
 )
+from koikoi.jsengine import PROGRAMS, NodeMissingError, node_command
 from koikoi.players import PLAYERS
 from koikoi.players.protocol import PlayerError
 from koikoi.record import Record, RecordError, load_record, replay, replay_output
@@ -69,7 +69,7 @@ def replay_command(file: Path, as_json: bool, engine: str) -> None:
     console.print(f"Totals {output['totals'][0]} : {output['totals'][1]}, {winner}{state}")
 
 
-NODE_REPLAY = Path(__file__).resolve().parents[1] / "web" / "engine" / "replay-cli.mjs"
+NODE_REPLAY = PROGRAMS / "replay-cli.mjs"
 """The browser's engine's replay command, run under Node.js by ``--engine js``."""
 
 
@@ -77,19 +77,17 @@ def _replay_with_node(file: Path, as_json: bool) -> None:
     """``--engine js``: the same replay by the browser's engine, its output and exit
     status passed through. The table is laid out for the width this console has, so
     the text is the Python command's (without colour on a terminal)."""
-    node = shutil.which("node")
-    if node is None:
-        fail(
-            "--engine js runs the browser's engine under Node.js, and no 'node' program"
-            " is on PATH (install Node.js 18 or later)",
-            as_json=as_json,
+    try:
+        command = node_command(
+            NODE_REPLAY.name, "--width", str(Console().width), needed_by="--engine js"
         )
-    command = [node, str(NODE_REPLAY), "--width", str(Console().width)]
+    except NodeMissingError as error:
+        fail(str(error), as_json=as_json)
     command += [*(["--json"] if as_json else []), "--", str(file)]
     try:
         completed = subprocess.run(command, capture_output=True, check=False)
     except OSError as error:
-        fail(f"--engine js: cannot run Node.js ({node}): {error.strerror}", as_json=as_json)
+        fail(f"--engine js: cannot run Node.js ({command[0]}): {error.strerror}", as_json=as_json)
     click.echo(completed.stdout, nl=False)
     click.echo(completed.stderr, nl=False, err=True)
     if completed.returncode:

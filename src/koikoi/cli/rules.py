@@ -15,7 +15,7 @@ from koikoi.rules import FIELDS, PRESETS, RulesError, RuleSet
 
 @click.group("rules")
 def rules_command() -> None:
-    """Presets and house rules (RULES.md §6 keys)."""
+    """Presets and house rules (docs/rules.md §6 keys)."""
 
 
 @rules_command.command("list")

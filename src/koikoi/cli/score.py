@@ -1,4 +1,4 @@
-"""``koikoi score``: score captured cards, one pile or a batch of JSON lines (RULES.md §7)."""
+"""``koikoi score``: score captured cards, one pile or a batch of JSON lines (docs/rules.md §7)."""
 
 from __future__ import annotations
 

@@ -18,14 +18,13 @@ from __future__ import annotations
 import contextlib
 import json
 import shlex
-import shutil
 import subprocess
 import threading
 import weakref
-from pathlib import Path
 from typing import Any
 
 from koikoi.cards import SLUGS, slugs
+from koikoi.jsengine import PROGRAMS, node_command
 from koikoi.match import Match
 from koikoi.players.baseline import Seed, generator
 from koikoi.round import Action, Observation, action_from_json, action_name, action_to_json
@@ -36,7 +35,7 @@ PROTOCOL = 1
 MOVE_TIMEOUT = 60.0
 """Seconds a program may take for one answer before it forfeits."""
 
-NODE_PLAYER = Path(__file__).resolve().parents[1] / "web" / "engine" / "player-cli.mjs"
+NODE_PLAYER = PROGRAMS / "player-cli.mjs"
 """The browser's computer players as a protocol program (``js:LEVEL``)."""
 
 
@@ -98,13 +97,9 @@ def command_for(name: str) -> list[str] | None:
             raise ValueError(f"player {name!r}: cmd: needs a program to run")
         return command
     if name.startswith("js:"):
-        node = shutil.which("node")
-        if node is None:
-            raise ValueError(
-                f"player {name!r} runs the browser's engine under Node.js, and no 'node'"
-                " program is on PATH"
-            )
-        return [node, str(NODE_PLAYER), *shlex.split(name[len("js:") :])]
+        return node_command(
+            NODE_PLAYER.name, *shlex.split(name[len("js:") :]), needed_by=f"player {name!r}"
+        )
     return None
 
 

@@ -183,7 +183,7 @@ def _rot_point(px: float, py: float, x: float, y: float, a: float) -> tuple[floa
 
 
 # ---------------------------------------------------------------------------------
-# The twelve flowers. Each takes the card's index in its month (RULES.md §1 order).
+# The twelve flowers. Each takes the card's index in its month (docs/rules.md §1 order).
 
 
 def _pine_pad(cx: float, cy: float, w: float, h: float) -> str:

@@ -47,11 +47,12 @@ PLACEHOLDER = "__OFFLINE__"
 
 CACHED_TYPES = frozenset({".js", ".css", ".png", ".svg", ".webmanifest", ".json", ".webp"})
 """The client's files that go in the cache, by suffix; not the page (cached as
-:data:`SHELL`), the worker's own source, or the engine's Node.js programs (``.mjs``)."""
+:data:`SHELL`) nor the worker's own source."""
 
-UNCACHED = frozenset({"icons"})
+UNCACHED = frozenset({"icons", "node"})
 """Client folders left out: the install icons are fetched by the browser when the game
-is installed, online, and kept by the system; the game never shows them (24 KB)."""
+is installed, online, and kept by the system; the game never shows them (24 KB). The
+engine's Node.js programs (koikoi.jsengine.PROGRAMS) never run in a browser."""
 
 
 def _json(make: Callable[..., Any], *args: Any) -> bytes:

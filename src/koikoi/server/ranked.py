@@ -27,7 +27,7 @@ POINTS_PRESETS = ("classic", "ten-card", "traditional")
 """The ranked rule sets whose won matches earn ranking points: a single-deal match is
 one round by design, so it moves the rating only."""
 RANKING_POINTS: dict[str, int] = {"easy": 10, "normal": 30, "expert": 100}
-"""What beating the computer in a ranked match earns (RULES.md §5); a match between
+"""What beating the computer in a ranked match earns (docs/rules.md §5); a match between
 people earns rating, not points."""
 
 MIN_ACTIONS = 8

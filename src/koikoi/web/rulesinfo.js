@@ -4,7 +4,7 @@
 
 import { ALL, info } from "./cards.js";
 
-/** Yaku keys in the order of the rules (RULES.md §3). */
+/** Yaku keys in the order of the rules (docs/rules.md §3). */
 export const YAKU = [
   "goko", "shiko", "ame-shiko", "sanko", "inoshikacho", "tane", "akatan", "aotan", "akatan-aotan",
   "kusatan", "tsukifuda", "tan", "kasu", "tsukimi", "hanami", "teshi", "kuttsuki",

@@ -29,7 +29,7 @@ class NewGame(Strict):
     difficulty: Difficulty = "normal"
     rules: dict[str, Any] = Field(
         default_factory=lambda: {"preset": "classic"},
-        description="A preset plus overrides, as in a rules file (RULES.md §6).",
+        description="A preset plus overrides, as in a rules file (docs/rules.md §6).",
     )
     ranked: bool | None = Field(
         default=None,
@@ -46,12 +46,12 @@ class Move(Strict):
 
 
 class PracticeSave(Strict):
-    """A finished practice match as the device recorded it (RULES.md §7, from a seed)."""
+    """A finished practice match as the device recorded it (docs/rules.md §7, from a seed)."""
 
     difficulty: Difficulty = Field(description="The computer's level it was played against.")
     rules: Any = Field(
         default_factory=lambda: {"preset": "classic"},
-        description="A preset plus overrides, as in a rules file (RULES.md §6).",
+        description="A preset plus overrides, as in a rules file (docs/rules.md §6).",
     )
     seed: Any = Field(default=None, description="The seed the device dealt the match from.")
     actions: Any = Field(default_factory=list, description="Every action, in record form.")

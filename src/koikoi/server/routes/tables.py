@@ -45,7 +45,7 @@ TableCode = Annotated[
 class NewTable(Strict):
     rules: dict[str, Any] = Field(
         default_factory=lambda: {"preset": "classic"},
-        description="A preset plus overrides, as in a rules file (RULES.md §6).",
+        description="A preset plus overrides, as in a rules file (docs/rules.md §6).",
     )
     ranked: bool = Field(default=False, description="Ranked: both players signed in, a preset.")
     move_seconds: int | None = Field(

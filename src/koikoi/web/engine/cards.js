@@ -1,6 +1,6 @@
 // The 48 Hanafuda cards and sets of them (cards.py).
 //
-// Card i is (month - 1) * 4 + index, the index in the order of RULES.md §1. A set of
+// Card i is (month - 1) * 4 + index, the index in the order of docs/rules.md §1. A set of
 // cards is Python's 48-bit int split in two 24-bit halves, lo (cards 0-23, months 1-6)
 // and hi (cards 24-47, months 7-12): JavaScript's bit operators work on 32 bits, and a
 // whole month always lies in one half, so matching a card is one & on one half.

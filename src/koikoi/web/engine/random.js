@@ -1,5 +1,5 @@
 // Python's random.Random, as far as the engine uses it: a seeded deal must give exactly
-// the cards the Python engine deals (RULES.md §7: records from a seed replay on both).
+// the cards the Python engine deals (docs/rules.md §7: records from a seed replay on both).
 //
 // CPython's generator is MT19937 seeded by init_by_array() from the seed's 32-bit words
 // (least significant first); getrandbits(k) takes k bits from 32-bit outputs, least

@@ -1,5 +1,5 @@
 // Records: a whole game as JSON, and replay that re-checks every action and result
-// (RULES.md §7, record.py).
+// (docs/rules.md §7, record.py).
 //
 // Two forms: a match from a seed, {"version": 1, "rules": {...}, "seed": 42, "actions":
 // [...]}, and one given deal, {"rules": {...}, "dealer": 0, "hands": [[...], [...]],
@@ -178,7 +178,7 @@ export function replay(record) {
   return match;
 }
 
-/** The RULES.md §7 output of koikoi replay --json for a (replayed) match. */
+/** The docs/rules.md §7 output of koikoi replay --json for a (replayed) match. */
 export function replayOutput(match) {
   const output = {
     rounds: match.results.map((result) => result.toJson()),

@@ -1,4 +1,4 @@
-// One deal of Koi-Koi as an explicit state machine (RULES.md §2, round.py).
+// One deal of Koi-Koi as an explicit state machine (docs/rules.md §2, round.py).
 //
 // A Round moves through phases: a hand card is played (PLAY), a field card is chosen
 // when two match it (HAND_CHOICE), the stock is drawn automatically and a field card is
@@ -137,7 +137,7 @@ export class RoundResult {
     Object.freeze(this);
   }
 
-  /** The RULES.md §7 form of one round in koikoi replay --json. */
+  /** The docs/rules.md §7 form of one round in koikoi replay --json. */
   toJson() {
     return {
       winner: this.winner,
@@ -344,7 +344,7 @@ export class Round {
     return this.scorer.score(this.captured[2 * seat], this.captured[2 * seat + 1], this.month, this.calls[seat] > 0);
   }
 
-  /** The cards as dealt, in the given-deal form of a record (RULES.md §7). */
+  /** The cards as dealt, in the given-deal form of a record (docs/rules.md §7). */
   dealJson() {
     const [h0lo, h0hi, h1lo, h1hi, flo, fhi] = this.dealt;
     return {

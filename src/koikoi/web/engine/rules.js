@@ -1,4 +1,4 @@
-// Rule sets: every option of RULES.md §6, the presets, their file form (rules.py).
+// Rule sets: every option of docs/rules.md §6, the presets, their file form (rules.py).
 //
 // The same keys as Python, snake_case included, so a rules mapping means the same on
 // both sides; the same checks and, where they can be, the same messages, because a

@@ -1,4 +1,4 @@
-// Scoring captured cards under a rule set (RULES.md §3, yaku.py).
+// Scoring captured cards under a rule set (docs/rules.md §3, yaku.py).
 //
 // A Scorer is compiled once per rule set (masks and points looked up in advance), so
 // scoring a pile is a handful of & and popcounts on its two halves: the round engine
@@ -48,7 +48,7 @@ export const HANAMI = "hanami";
 export const TESHI = "teshi";
 export const KUTTSUKI = "kuttsuki";
 
-/** Every yaku key, in the order of RULES.md §3. */
+/** Every yaku key, in the order of docs/rules.md §3. */
 export const YAKU_KEYS = Object.freeze([
   GOKO, SHIKO, AME_SHIKO, SANKO, INOSHIKACHO_KEY, TANE, AKATAN, AOTAN, AKATAN_AOTAN,
   KUSATAN, TSUKIFUDA, TAN, KASU, TSUKIMI, HANAMI, TESHI, KUTTSUKI,
@@ -351,7 +351,7 @@ export function handYaku(lo, hi, rules) {
   return {};
 }
 
-/** A pile's yaku, their total, and the stopper's final score (RULES.md §7 shape). */
+/** A pile's yaku, their total, and the stopper's final score (docs/rules.md §7 shape). */
 export function scorePile(lo, hi, rules, { month = 0, ownCalls = 0, opponentCalls = 0 } = {}) {
   const scorer = scorerFor(rules);
   const yaku = scorer.score(lo, hi, month, ownCalls > 0);

@@ -12,11 +12,11 @@
 // Anything it cannot read or play from ends it with a message on standard error and
 // status 2 (the referee then scores a forfeit and shows the message).
 
-import { JSONDecodeError, NestingError, TooManyDigitsError, loads } from "./pyjson.js";
-import { ObservationError, observationFromJson } from "./players-observation.js";
-import { PLAYERS, makePlayer } from "./players.js";
-import { actionToJson } from "./round.js";
-import { dictItems, isDict, isInt, shortRepr } from "./pytext.js";
+import { JSONDecodeError, NestingError, TooManyDigitsError, loads } from "../engine/pyjson.js";
+import { ObservationError, observationFromJson } from "../engine/players-observation.js";
+import { PLAYERS, makePlayer } from "../engine/players.js";
+import { actionToJson } from "../engine/round.js";
+import { dictItems, isDict, isInt, shortRepr } from "../engine/pytext.js";
 import readline from "node:readline";
 import { writeSync } from "node:fs";
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `koikoi replay FILE [--json]` with the browser's engine, under Node.js: it prints
-// exactly what the Python command prints (RULES.md §7), errors and exit status
+// exactly what the Python command prints (docs/rules.md §7), errors and exit status
 // included, so that the two engines can be compared on any record.
 //
 //   node replay-cli.mjs FILE [--json] [--width N]
@@ -15,9 +15,9 @@
 
 import fs from "node:fs";
 import readline from "node:readline";
-import { RecordError, recordFromBytes, replay, replayOutput } from "./record.js";
+import { RecordError, recordFromBytes, replay, replayOutput } from "../engine/record.js";
 import { replayText } from "./replaytext.js";
-import { jsonDumps, strRepr } from "./pytext.js";
+import { jsonDumps, strRepr } from "../engine/pytext.js";
 
 // The strerror texts Python prints for the errors reading a file can meet.
 const STRERROR = {

@@ -8,13 +8,13 @@
 //   {"op": "risk", "observation": OBS, "seed": N, "samples": N}     coach.risk().to_json()
 //   {"op": "review", "record": RECORD, "seat": 0, "rollouts": N}    coach.review_json
 // OBS is an observation in the engine protocol's JSON form (observation_to_json), RECORD
-// a record as koikoi writes it (RULES.md §7); a missing budget is the coach's default.
+// a record as koikoi writes it (docs/rules.md §7); a missing budget is the coach's default.
 // A request that cannot be answered gets {"error": message}.
 
 import readline from "node:readline";
-import { HINT_ROLLOUTS, REVIEW_ROLLOUTS, RISK_WORLDS, advice, reviewJson, risk, riskToJson } from "./coach.js";
-import { ObservationError, observationFromJson } from "./players-observation.js";
-import { Record, RecordError } from "./record.js";
+import { HINT_ROLLOUTS, REVIEW_ROLLOUTS, RISK_WORLDS, advice, reviewJson, risk, riskToJson } from "../engine/coach.js";
+import { ObservationError, observationFromJson } from "../engine/players-observation.js";
+import { Record, RecordError } from "../engine/record.js";
 
 function answer(request) {
   const { op } = request;
