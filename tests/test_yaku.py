@@ -889,10 +889,12 @@ def test_score_never_depends_on_card_order(
     assert first == second
 
 
-# Adding a captured card never lowers the total under every preset. None of the four
+# Adding a captured card never lowers the total under every preset. None of the six
 # has a rule that takes points away when a card arrives:
-# - best_per_category is none, viewing is always and viewing_cancelled_by is empty in
-#   all four, so nothing suppresses tane/tan or cancels tsukimi/hanami;
+# - viewing is always and viewing_cancelled_by is empty in all six, so nothing cancels
+#   tsukimi/hanami; best_per_category is none but in nintendo, whose suppressed tane or
+#   tan gives way to a set worth more (with n cards of the kind, inoshikacho or a ribbon
+#   set scores 5 + (n - 3) there, tane or tan 1 + (n - 5));
 # - the bright ladder only climbs: sanko 5 -> ame-shiko 7 (rain man) or shiko 8,
 #   ame-shiko 7 -> goko 10, shiko 8 -> goko 10 (single-deal: 6 -> 8/10 -> 15);
 # - traditional's akatan-aotan (10, replacing, +1 per ribbon beyond six) is the only

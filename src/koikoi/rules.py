@@ -1,4 +1,4 @@
-"""Rule sets: every option of docs/rules.md §6, the four presets, and their file form.
+"""Rule sets: every option of docs/rules.md §6, the six presets, and their file form.
 
 A rule set is a preset plus overrides. The same keys are used in TOML and JSON rules
 files, in ``--set key=value`` on the command line and in the web game's house rules.
