@@ -16,6 +16,7 @@ COMMANDS = {
     "score": "koikoi.cli.score:score_command",
     "rules": "koikoi.cli.rules:rules_command",
     "replay": "koikoi.cli.games:replay_command",
+    "perft": "koikoi.cli.perft:perft_command",
     "simulate": "koikoi.cli.games:simulate_command",
     "tournament": "koikoi.cli.tournament:tournament_command",
     "play": "koikoi.cli.play:play_command",

@@ -1,0 +1,509 @@
+"""Perft: the action sequences from a position, counted as chess engines count moves
+(docs/perft.md).
+
+``perft(round, depth)`` is the number of sequences of ``depth`` actions that can be
+played from a round. A round that ends before ``depth`` actions counts as one sequence,
+cut short: so a count sees every ending (an engine that misses the end of a round, or
+ends one too soon, counts differently). ``divide`` gives the count under each legal
+first action, keyed by the action in record form as JSON text (``{"play":
+"pine-crane"}``), in the order of :meth:`Round.legal_actions`.
+
+The browser's engine has the same functions (``web/engine/perft.js``), and
+``docs/perft.jsonl`` holds vectors, positions with their counts, that both engines must
+reproduce. When two engines differ, :func:`first_divergence` descends from the position
+along the first action whose counts differ and names the path to the first place they
+part.
+
+>>> from koikoi.rules import PRESETS
+>>> game = Round.deal(PRESETS["classic"], seed=1, dealer=0)
+>>> [perft(game, depth) for depth in range(5)]
+[1, 8, 64, 448, 3136]
+>>> list(divide(game, 2).items())[:2]
+[('{"play": "wisteria-plain-1"}', 8), ('{"play": "iris-bridge"}', 8)]
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+from koikoi.jsengine import node_command
+from koikoi.record import Record, RecordError, replay
+from koikoi.round import (
+    CAPTURE_BASE,
+    DRAWN,
+    EXHAUSTED,
+    FINAL_TURN,
+    NO_CALL_ALLOWED,
+    PLAYED,
+    STOP,
+    STOPPED,
+    Action,
+    Phase,
+    Round,
+    action_to_json,
+)
+from koikoi.rules import PRESETS
+
+__all__ = [
+    "TAGS",
+    "Divergence",
+    "Engine",
+    "NodeEngine",
+    "PerftResult",
+    "Step",
+    "Vector",
+    "action_key",
+    "check_vector",
+    "coverage",
+    "divide",
+    "first_divergence",
+    "load_vectors",
+    "perft",
+    "perft_output",
+    "perft_text",
+    "position",
+    "python_engine",
+    "rules_label",
+    "run",
+]
+
+
+def action_key(action: Action) -> str:
+    """An action as a divide key: its record form as JSON text (``json.dumps``).
+
+    >>> from koikoi.round import KOIKOI
+    >>> action_key(KOIKOI)
+    '{"koikoi": true}'
+    """
+    return json.dumps(action_to_json(action))
+
+
+def perft(game: Round, depth: int) -> int:
+    """The number of sequences of ``depth`` actions from ``game`` (which is unchanged).
+
+    A round that ends before ``depth`` actions counts as one sequence, the actions up to
+    its end; a round already over, or depth 0, is one sequence (of no actions).
+    """
+    if depth < 0:
+        raise ValueError(f"depth must be 0 or more, not {depth}")
+    if depth == 0 or game.phase is Phase.OVER:
+        return 1
+    actions = game.legal_actions()
+    if depth == 1:  # each action is one sequence, whether or not it ends the round
+        return len(actions)
+    total = 0
+    for action in actions:
+        child = game.copy()
+        child.apply(action)
+        total += perft(child, depth - 1)
+    return total
+
+
+def divide(game: Round, depth: int) -> dict[str, int]:
+    """The perft count under each legal first action (:func:`action_key` its key), in
+    the order of ``legal_actions()``; empty at depth 0 or once the round is over (their
+    count is 1, the empty sequence). Otherwise the counts add up to ``perft(game,
+    depth)``."""
+    if depth < 0:
+        raise ValueError(f"depth must be 0 or more, not {depth}")
+    if depth == 0 or game.phase is Phase.OVER:
+        return {}
+    counts = {}
+    for action in game.legal_actions():
+        child = game.copy()
+        child.apply(action)
+        counts[action_key(action)] = perft(child, depth - 1)
+    return counts
+
+
+@dataclass(frozen=True)
+class PerftResult:
+    """A position's count and (when asked for) its divide."""
+
+    count: int
+    divide: dict[str, int]
+
+
+def run(game: Round, depth: int, *, with_divide: bool = True) -> PerftResult:
+    """:func:`perft`, and :func:`divide` when asked for (the count is then their sum)."""
+    if not with_divide:
+        return PerftResult(perft(game, depth), {})
+    counts = divide(game, depth)
+    return PerftResult(sum(counts.values()) if counts else 1, counts)
+
+
+def position(record: Record) -> Round:
+    """The round a record stands at once its actions are replayed (a copy): a given
+    deal's round, or a seeded match's current round (its last once the match is over).
+    Raises :class:`RecordError` as ``koikoi replay`` reports it."""
+    return replay(record).round.copy()
+
+
+def perft_output(result: PerftResult, depth: int, *, with_divide: bool) -> dict[str, Any]:
+    """What ``koikoi perft --json`` prints: ``{"depth", "count"}`` and ``"divide"``."""
+    output: dict[str, Any] = {"depth": depth, "count": result.count}
+    if with_divide:
+        output["divide"] = dict(result.divide)
+    return output
+
+
+def perft_text(result: PerftResult, depth: int, *, with_divide: bool, over: bool) -> str:
+    """What ``koikoi perft`` prints: each first action's count (with ``--divide``), then
+    ``perft(DEPTH) = COUNT``; the browser engine's program prints the same text."""
+    lines = [f"{key}: {count}" for key, count in result.divide.items()] if with_divide else []
+    note = " (the round is over)" if over else ""
+    lines.append(f"perft({depth}) = {result.count}{note}")
+    return "".join(line + "\n" for line in lines)
+
+
+# -- coverage: what a perft tree visits ----------------------------------------------------
+
+TAGS: dict[str, str] = {
+    "play-no-match": "a played card matches nothing and stays on the field",
+    "play-one-match": "a played card takes the one field card of its month",
+    "play-three-of-a-month": "a played card takes the three field cards of its month",
+    "hand-choice": "a played card matches two field cards: the player picks one",
+    "draw-no-match": "a drawn card matches nothing and stays on the field",
+    "draw-one-match": "a drawn card takes the one field card of its month",
+    "draw-three-of-a-month": "a drawn card takes the three field cards of its month",
+    "draw-choice": "a drawn card matches two field cards: the player picks one",
+    "forced-capture": "forced_capture leaves a hand card that matches nothing unplayable",
+    "decision": "a new yaku: the player decides koi-koi or stop",
+    "decision-again": "a decision for a player who has called koi-koi before",
+    "stop": "a stop ends the round",
+    "no-call-max-koikoi": "a yaku ends the round without a decision: max_koikoi calls made",
+    "no-call-after-opponent": (
+        "a yaku ends the round without a decision: the opponent has called koi-koi and"
+        " koikoi_after_opponent is off"
+    ),
+    "final-turn": "a yaku on the player's last turn ends the round without a decision",
+    "exhausted": "the hands (or the stock) run out without a stop: the round ends",
+    "over-at-deal": "the round is over before any action (a hand yaku)",
+}
+"""The situations a vector may claim to reach, each checked by :func:`coverage`. An
+action's effects count only where the depth left after it is 1 or more (so its
+consequences are in the count); a choice, a decision or a forced capture counts where
+the depth left at it is 1 or more (so its legal actions are counted)."""
+
+
+def coverage(game: Round, depth: int, want: set[str] | None = None) -> set[str]:
+    """The :data:`TAGS` that the perft tree of ``game`` to ``depth`` reaches; with
+    ``want``, the walk stops as soon as all of those are found."""
+    found: set[str] = set()
+    if game.is_over:
+        found.add("over-at-deal")
+
+    def done() -> bool:
+        return want is not None and want <= found
+
+    def walk(node: Round, left: int) -> None:
+        if left == 0 or node.is_over or done():
+            return
+        phase = node.phase
+        actions = node.legal_actions()
+        seat = node.turn
+        if phase is Phase.HAND_CHOICE:
+            found.add("hand-choice")
+        elif phase is Phase.DRAW_CHOICE:
+            found.add("draw-choice")
+        elif phase is Phase.DECISION:
+            found.add("decision")
+            if node.calls[seat]:
+                found.add("decision-again")
+        elif node.rules.forced_capture and len(actions) < len(node.hand_cards[seat]):
+            found.add("forced-capture")
+        if left == 1:  # the last action's effects are not counted
+            return
+        for action in actions:
+            child = node.copy()
+            child.apply(action)
+            _effects(node, action, child, found)
+            walk(child, left - 1)
+            if done():
+                return
+
+    walk(game, depth)
+    return found
+
+
+def _effects(before: Round, action: Action, after: Round, found: set[str]) -> None:
+    """The tags of what one action did: the cards it laid down and how the round ended."""
+    chosen = before.phase in (Phase.HAND_CHOICE, Phase.DRAW_CHOICE) and action >= CAPTURE_BASE
+    for _seat, source, _card, taken in after.history[len(before.history) :]:
+        if chosen and source == (PLAYED if before.phase is Phase.HAND_CHOICE else DRAWN):
+            continue  # the choice itself, tagged where it was offered
+        where = "play" if source == PLAYED else "draw"
+        size = taken.bit_count()
+        if size == 0:
+            found.add(f"{where}-no-match")
+        elif size == 1:
+            found.add(f"{where}-one-match")
+        elif size == 3:
+            found.add(f"{where}-three-of-a-month")
+    result = after.result
+    if result is None or before.is_over:
+        return
+    if result.reason == STOPPED:
+        assert action == STOP
+        found.add("stop")
+    elif result.reason == FINAL_TURN:
+        found.add("final-turn")
+    elif result.reason == EXHAUSTED:
+        found.add("exhausted")
+    elif result.reason == NO_CALL_ALLOWED:
+        seat = before.turn
+        rules = after.rules
+        if rules.max_koikoi and after.calls[seat] >= rules.max_koikoi:
+            found.add("no-call-max-koikoi")
+        if not rules.koikoi_after_opponent and after.calls[1 - seat]:
+            found.add("no-call-after-opponent")
+
+
+def rules_label(record: Record) -> str:
+    """The preset a record's rules are, exactly (``preset`` key included), else
+    ``house``: the first word of a vector's name."""
+    for name, rules in PRESETS.items():
+        if record.rules == rules and record.rules.preset == name:
+            return name
+    return "house"
+
+
+# -- vectors -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Vector:
+    """One line of docs/perft.jsonl: a position (a given-deal record whose actions lead
+    to it), a depth and the count there.
+
+    ``name`` reads ``RULES/SITUATION: TAG, TAG, ...``: the rules (a preset, or
+    ``house``) and the :data:`TAGS` the tree reaches, which tests/test_perft.py checks.
+    """
+
+    name: str
+    record: dict[str, Any]
+    depth: int
+    count: int
+
+    @property
+    def tags(self) -> list[str]:
+        """The situations the name claims."""
+        _, _, claims = self.name.partition(": ")
+        return [tag.strip() for tag in claims.split(",") if tag.strip()]
+
+    def to_line(self) -> str:
+        data = {"name": self.name, "record": self.record, "depth": self.depth}
+        return json.dumps({**data, "count": self.count})
+
+    def start(self) -> Round:
+        """The vector's position, by the Python engine."""
+        return position(Record.from_json(self.record))
+
+
+def load_vectors(path: str | Path) -> list[Vector]:
+    """Every vector of a JSON-lines file (blank lines skipped)."""
+    vectors = []
+    for number, line in enumerate(Path(path).read_text().splitlines(), start=1):
+        if not line.strip():
+            continue
+        data = json.loads(line)
+        if set(data) != {"name", "record", "depth", "count"}:
+            raise ValueError(f"{path}:{number}: a vector holds name, record, depth and count")
+        vectors.append(Vector(data["name"], data["record"], data["depth"], data["count"]))
+    return vectors
+
+
+# -- engines and the first divergent path -------------------------------------------------
+
+Engine = Callable[[dict[str, Any], int], PerftResult]
+"""An engine's perft with divide, for a record (JSON data) and a depth; raises
+:class:`RecordError` for a record it cannot replay."""
+
+
+def python_engine(record: dict[str, Any], depth: int) -> PerftResult:
+    """The Python engine as an :data:`Engine`."""
+    return run(position(Record.from_json(record)), depth)
+
+
+class NodeEngine:
+    """The browser's engine as an :data:`Engine`: one ``perft-cli.mjs --batch`` process
+    under Node.js answers every question (a context manager, closing it at the end).
+
+    ``program`` is another copy of ``perft-cli.mjs`` (the tests run one beside an engine
+    with a rule broken); by default the package's own. Raises
+    :class:`koikoi.jsengine.NodeMissingError` without Node.js.
+    """
+
+    def __init__(self, program: Path | None = None) -> None:
+        command = node_command("perft-cli.mjs", "--batch", needed_by="the JS engine's perft")
+        if program is not None:
+            command[1] = str(program)
+        self._process = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            encoding="utf-8",
+        )
+
+    def ask(self, job: dict[str, Any]) -> dict[str, Any]:
+        """One batch line's answer: ``{"rc", "stdout", "stderr"}``."""
+        process = self._process
+        assert process.stdin is not None
+        assert process.stdout is not None
+        process.stdin.write(json.dumps(job) + "\n")
+        process.stdin.flush()
+        line = process.stdout.readline()
+        if not line:
+            error = process.stderr.read() if process.stderr else ""
+            raise RuntimeError(f"perft-cli.mjs --batch stopped answering: {error}")
+        answer: dict[str, Any] = json.loads(line)
+        return answer
+
+    def __call__(self, record: dict[str, Any], depth: int) -> PerftResult:
+        answer = self.ask({"text": json.dumps(record), "depth": depth, "divide": True})
+        if answer["rc"]:
+            data = json.loads(answer["stdout"]) if answer["stdout"] else {}
+            raise RecordError(data.get("error", answer["stderr"]), data.get("index"))
+        output = json.loads(answer["stdout"])
+        return PerftResult(output["count"], output["divide"])
+
+    def close(self) -> None:
+        process = self._process
+        if process.stdin is not None:
+            process.stdin.close()
+        process.wait(timeout=30)
+        for stream in (process.stdout, process.stderr):
+            if stream is not None:
+                stream.close()
+
+    def __enter__(self) -> NodeEngine:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+
+@dataclass(frozen=True)
+class Step:
+    """One action of a divergent path and the count under it in each engine (None: that
+    engine has no such action there)."""
+
+    action: str
+    counts: tuple[int | None, int | None]
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """Where two engines part: their counts at the position, then the path of first
+    actions whose counts differ, down to an action one lacks or the depth-1 level."""
+
+    names: tuple[str, str]
+    depth: int
+    counts: tuple[int, int]
+    steps: tuple[Step, ...]
+
+    @property
+    def path(self) -> list[Any]:
+        """The path's actions in record form."""
+        return [json.loads(step.action) for step in self.steps]
+
+    def __str__(self) -> str:
+        left, right = self.names
+        lines = [
+            f"{left} counts {self.counts[0]} and {right} {self.counts[1]} sequences of"
+            f" {self.depth} actions; the first divergent path:"
+        ]
+        for number, step in enumerate(self.steps, start=1):
+            shown = ("no such action" if count is None else str(count) for count in step.counts)
+            lines.append(f"  {number}. {step.action}: {left} {next(shown)}, {right} {next(shown)}")
+        if not self.steps:
+            lines.append("  (none: both divide alike; the totals alone differ)")
+        return "\n".join(lines)
+
+
+def first_divergence(
+    record: dict[str, Any],
+    depth: int,
+    left: Engine,
+    right: Engine,
+    names: tuple[str, str] = ("python", "js"),
+) -> Divergence | None:
+    """Where ``left`` and ``right`` first differ below a record's position, or None
+    where they agree.
+
+    From the position, take the first action (in ``left``'s order, then ``right``'s
+    extras) whose count differs, or that one engine has and the other lacks; apply it
+    and look again one level down, until that action is one an engine lacks or the
+    depth-1 level is reached.
+    """
+    actions = list(record.get("actions", []))
+    steps: list[Step] = []
+    top: tuple[int, int] | None = None
+    level = depth
+    while True:
+        here = {**record, "actions": actions}
+        a, b = left(here, level), right(here, level)
+        if top is None:
+            if a == b:
+                return None
+            top = (a.count, b.count)
+        keys = [*a.divide, *(key for key in b.divide if key not in a.divide)]
+        key = next((k for k in keys if a.divide.get(k) != b.divide.get(k)), None)
+        if key is None:
+            break
+        step = Step(key, (a.divide.get(key), b.divide.get(key)))
+        steps.append(step)
+        if None in step.counts or level <= 1:
+            break
+        actions.append(json.loads(key))
+        level -= 1
+    return Divergence(names, depth, top, tuple(steps))
+
+
+def check_vector(
+    vector: Vector,
+    engine: Engine,
+    name: str,
+    other: Engine | None = None,
+    other_name: str = "the other engine",
+) -> str | None:
+    """None when ``engine`` counts what the vector says; else what went wrong: the
+    engine's count and divide, and (with ``other``) the first divergent path between
+    the two engines, found by :func:`first_divergence`."""
+    try:
+        result = engine(vector.record, vector.depth)
+    except RecordError as error:
+        return f"{vector.name}: {name} cannot replay the vector's record: {error}"
+    if result.count == vector.count:
+        return None
+    lines = [
+        f"{vector.name}: {name} counts {result.count} sequences of {vector.depth} actions,"
+        f" the file {vector.count}",
+        f"{name}'s divide: {json.dumps(result.divide)}",
+    ]
+    if other is None:
+        lines.append(f"(no {other_name} to descend against)")
+    else:
+        found = first_divergence(vector.record, vector.depth, engine, other, (name, other_name))
+        if found is None:
+            lines.append(
+                f"{other_name} counts the same as {name}: the file is stale"
+                " (python tools/make_perft.py writes it again)"
+            )
+        else:
+            lines.append(str(found))
+    return "\n".join(lines)
+
