@@ -16,6 +16,7 @@ from click.testing import CliRunner, Result
 from koikoi import __version__
 from koikoi.cli import cli
 from koikoi.rules import PRESETS, RuleSet
+from worked_examples import batch_example
 
 FIVE_BRIGHTS = [
     "pine-crane",
@@ -28,26 +29,9 @@ FOUR_NO_RAIN = ["pine-crane", "cherry-curtain", "susuki-moon", "paulownia-phoeni
 THREE_NO_RAIN = ["pine-crane", "cherry-curtain", "susuki-moon"]
 PINE = ["pine-crane", "pine-poetry", "pine-plain-1", "pine-plain-2"]
 
-# shared/examples/score-batch.in.jsonl and .out.jsonl, copied in so the suite stands alone.
-EXAMPLE_IN = [
-    '{"cards": ["pine-crane", "cherry-curtain", "susuki-moon"]}',
-    '{"cards": ["pine-crane", "cherry-curtain", "susuki-moon", "willow-rainman"], '
-    '"rules": {"preset": "single-deal"}}',
-    '{"cards": ["susuki-moon", "chrysanthemum-sake"], '
-    '"rules": {"preset": "classic", "viewing_cancelled_by": ["rainman"]}}',
-    '{"cards": ["pine-poetry", "plum-poetry", "cherry-poetry", "wisteria-ribbon", "iris-ribbon"], '
-    '"rules": {"preset": "traditional"}, "opponent_calls": 1}',
-    '{"cards": ["clover-boar", "maple-deer", "peony-butterflies", "plum-warbler", "iris-bridge"], '
-    '"rules": {"preset": "ten-card"}, "own_calls": 1, "opponent_calls": 1}',
-]
-EXAMPLE_OUT = [
-    {"yaku": {"sanko": 5}, "total": 5, "final": 5},
-    {"yaku": {"ame-shiko": 8}, "total": 8, "final": 8},
-    {"yaku": {"tsukimi": 5}, "total": 5, "final": 5},
-    {"yaku": {"akatan": 7, "tan": 1}, "total": 8, "final": 32},
-    {"yaku": {"inoshikacho": 5, "tane": 5}, "total": 10, "final": 40},
-]
-SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
+# docs/examples/score-batch.{in,out}.jsonl: lines of every preset and scoring field, with
+# the answers koikoi gave them (three of the lines are bad, answered with an error).
+EXAMPLE_IN, EXAMPLE_OUT = batch_example("score-batch")
 
 
 def invoke(*args: str, input: str | None = None) -> Result:
@@ -274,25 +258,22 @@ def test_score_bad_rules_file_reports_every_problem(tmp_path: Path) -> None:
 # -- koikoi score --batch -----------------------------------------------------------------
 
 
-def test_batch_worked_examples() -> None:
-    result, answers = batch(EXAMPLE_IN)
+@pytest.mark.parametrize("name", ["score-batch", "score-batch-traditional"])
+def test_batch_worked_examples(name: str) -> None:
+    lines, expected = batch_example(name)
+    options = ["--rules", "traditional"] if name.endswith("traditional") else []
+    result, answers = batch(lines, *options)
     assert result.exit_code == 0
-    assert answers == EXAMPLE_OUT
-
-
-@pytest.mark.skipif(not SHARED_EXAMPLES.is_dir(), reason="no shared/examples next to the repo")
-def test_batch_shared_example_files_match_the_copy() -> None:
-    lines = (SHARED_EXAMPLES / "score-batch.in.jsonl").read_text(encoding="utf-8").splitlines()
-    expected = (SHARED_EXAMPLES / "score-batch.out.jsonl").read_text(encoding="utf-8").splitlines()
-    assert [json.loads(line) for line in lines] == [json.loads(line) for line in EXAMPLE_IN]
-    _, answers = batch(lines)
-    assert answers == [json.loads(line) for line in expected]
+    assert answers == expected
 
 
 def test_batch_lines_print_one_compact_json_line_each() -> None:
     result, answers = batch(EXAMPLE_IN * 3)
-    assert len(result.stdout.splitlines()) == 15
+    assert len(result.stdout.splitlines()) == 3 * len(EXAMPLE_IN)
     assert answers == EXAMPLE_OUT * 3
+    assert result.stdout.splitlines()[: len(EXAMPLE_OUT)] == [
+        json.dumps(answer) for answer in EXAMPLE_OUT
+    ]
 
 
 def test_batch_bad_lines_answer_an_error_and_the_rest_go_on() -> None:
@@ -689,8 +670,8 @@ def test_console_script_batch_and_errors() -> None:
     lines = [*EXAMPLE_IN, "not json"]
     done = run_koikoi("score", "--batch", input="\n".join(lines) + "\n")
     answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert answers[:5] == EXAMPLE_OUT
-    assert set(answers[5]) == {"error"}
+    assert answers[: len(EXAMPLE_OUT)] == EXAMPLE_OUT
+    assert set(answers[-1]) == {"error"}
     failed = run_koikoi("score", "--json", "pine-cran")
     assert failed.returncode == 1
     error = json.loads(failed.stdout)

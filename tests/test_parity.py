@@ -7,7 +7,7 @@ every preset and random house rules (every rule field drawn within its bounds), 
 replayed by both engines, as text and as ``--json``; then again with one action
 replaced by another card or choice, which both must refuse (or take) at the same
 index; then records cut short, rule sets drawn at random (each taken or refused, with
-the same message), broken records and the worked examples of ``../shared/examples``.
+the same message), broken records and the worked examples of ``docs/examples``.
 Any difference in exit status, standard output or standard error is a failure.
 
 The Python side is the real command (``koikoi replay`` through Click's test runner);
@@ -52,6 +52,7 @@ from koikoi.rules import (
     RuleSet,
 )
 from koikoi.sim import simulate
+from worked_examples import refused_examples, replay_examples
 
 FULL = os.environ.get("CI") == "true" or os.environ.get("KOIKOI_PARITY_FULL") == "1"
 
@@ -63,8 +64,6 @@ def count(default: int, full: int) -> int:
 
 WIDTH = 80
 """The console width of the text comparisons (rich's width when nothing says another)."""
-
-SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
 
 # The card names of four months, for deals that hold whole months.
 PINE = ("crane", "poetry", "plain-1", "plain-2")
@@ -541,15 +540,9 @@ def test_unreadable_and_invalid_files_fail_the_same_way(node: str, tmp_path: Pat
     assert_same(node, both_forms([*paths, tmp_path / "missing.json"]))
 
 
-def shared_examples() -> list[Any]:
-    files = sorted(SHARED_EXAMPLES.glob("deal-*.json"))
-    if not files:
-        reason = f"no worked examples found in {SHARED_EXAMPLES}"
-        return [pytest.param(None, marks=pytest.mark.skip(reason=reason))]
-    return [pytest.param(path, id=path.stem) for path in files]
-
-
-@pytest.mark.parametrize("example", shared_examples())
+@pytest.mark.parametrize(
+    "example", [*replay_examples(), *refused_examples()], ids=lambda path: path.stem
+)
 def test_worked_examples_replay_to_their_output_on_both(
     node: str, tmp_path: Path, example: Path
 ) -> None:

@@ -29,61 +29,14 @@ from koikoi.record import (
 from koikoi.round import Round
 from koikoi.rules import CLASSIC, PRESETS
 from koikoi.sim import game_seeds, play_out, simulate
+from worked_examples import example, refused_examples, replay_examples
 
 KOIKOI_SCRIPT = Path(sys.executable).parent / "koikoi"
-SHARED_EXAMPLES = Path(__file__).resolve().parents[2] / "shared" / "examples"
-
-# Two worked examples copied in, so the suite stands alone. Both have a koi-koi call by
-# the player who then loses the round (who holds {} in "yaku").
-
-# shared/examples/deal-single-deal-2.json
-EXAMPLE_SINGLE_DEAL_2: dict[str, Any] = json.loads(
-    '{"record": {"rules": {"preset": "single-deal"}, "dealer": 1, "hands": [["peony-plain-1", '
-    '"paulownia-plain-2", "plum-plain-1", "maple-deer", "plum-plain-2", "plum-warbler", '
-    '"maple-plain-1", "cherry-curtain"], ["clover-plain-1", "chrysanthemum-sake", '
-    '"maple-blue", "paulownia-phoenix", "clover-ribbon", "susuki-moon", "willow-ribbon", '
-    '"maple-plain-2"]], "field": ["susuki-geese", "iris-ribbon", "clover-boar", "plum-poetry", '
-    '"clover-plain-2", "susuki-plain-1", "susuki-plain-2", "cherry-poetry"], '
-    '"stock": ["peony-blue", "paulownia-plain-3", "pine-crane", "willow-lightning", '
-    '"chrysanthemum-plain-2", "iris-bridge", "wisteria-cuckoo", "peony-butterflies", '
-    '"cherry-plain-2", "paulownia-plain-1", "pine-plain-1", "wisteria-plain-1", '
-    '"wisteria-ribbon", "willow-swallow", "pine-poetry", "peony-plain-2", "pine-plain-2", '
-    '"iris-plain-1", "cherry-plain-1", "iris-plain-2", "wisteria-plain-2", "willow-rainman", '
-    '"chrysanthemum-plain-1", "chrysanthemum-blue"], "actions": [{"play": "clover-ribbon"}, '
-    '{"capture": "clover-boar"}, {"play": "cherry-curtain"}, {"play": "clover-plain-1"}, '
-    '{"play": "plum-plain-2"}, {"play": "willow-ribbon"}, {"play": "peony-plain-1"}, '
-    '{"play": "susuki-moon"}, {"play": "paulownia-plain-2"}, {"play": "chrysanthemum-sake"}, '
-    '{"play": "plum-plain-1"}, {"play": "paulownia-phoenix"}, {"koikoi": true}, '
-    '{"play": "plum-warbler"}, {"play": "maple-blue"}, {"play": "maple-deer"}, '
-    '{"stop": true}]}, "replay_output": {"rounds": [{"winner": 0, "points": [1, 0], '
-    '"yaku": [{"tan": 1}, {}], "calls": [0, 1]}], "totals": [1, 0], "winner": 0}}'
-)
-
-# shared/examples/deal-ten-card-2.json
-EXAMPLE_TEN_CARD_2: dict[str, Any] = json.loads(
-    '{"record": {"rules": {"preset": "ten-card"}, "dealer": 0, "hands": [["wisteria-plain-2", '
-    '"wisteria-cuckoo", "maple-plain-1", "willow-lightning", "paulownia-phoenix", '
-    '"pine-plain-1", "pine-poetry", "chrysanthemum-plain-2", "plum-plain-1", '
-    '"cherry-plain-2"], ["iris-bridge", "susuki-plain-1", "maple-plain-2", "pine-crane", '
-    '"chrysanthemum-sake", "peony-butterflies", "clover-plain-2", "cherry-curtain", '
-    '"maple-blue", "susuki-moon"]], "field": ["clover-plain-1", "willow-swallow", '
-    '"willow-rainman", "iris-plain-2", "chrysanthemum-blue", "susuki-plain-2", '
-    '"willow-ribbon", "iris-plain-1"], "stock": ["plum-poetry", "wisteria-ribbon", '
-    '"plum-warbler", "iris-ribbon", "cherry-plain-1", "peony-plain-1", "paulownia-plain-2", '
-    '"maple-deer", "wisteria-plain-1", "susuki-geese", "peony-blue", "paulownia-plain-3", '
-    '"peony-plain-2", "paulownia-plain-1", "clover-ribbon", "pine-plain-2", "plum-plain-2", '
-    '"clover-boar", "chrysanthemum-plain-1", "cherry-poetry"], '
-    '"actions": [{"play": "chrysanthemum-plain-2"}, {"play": "clover-plain-2"}, '
-    '{"play": "willow-lightning"}, {"play": "iris-bridge"}, {"capture": "iris-plain-2"}, '
-    '{"play": "wisteria-plain-2"}, {"play": "cherry-curtain"}, {"play": "pine-plain-1"}, '
-    '{"play": "susuki-plain-1"}, {"play": "paulownia-phoenix"}, {"play": "maple-plain-2"}, '
-    '{"play": "wisteria-cuckoo"}, {"koikoi": true}, {"play": "susuki-moon"}, '
-    '{"play": "pine-poetry"}, {"play": "peony-butterflies"}, {"stop": true}]}, '
-    '"replay_output": {"rounds": [{"winner": 1, "points": [0, 4], "yaku": [{}, {"kasu": 2}], '
-    '"calls": [1, 0]}], "totals": [0, 4], "winner": 1}}'
-)
-
-EMBEDDED = {"deal-single-deal-2": EXAMPLE_SINGLE_DEAL_2, "deal-ten-card-2": EXAMPLE_TEN_CARD_2}
+# Two worked examples of docs/examples/ that the tests below change. Both have a koi-koi
+# call: by the player who then loses the round (who holds {} in "yaku"), and by the
+# player who then wins it.
+CALLER_LOSES = example("deal-single-deal-caller-loses")
+CALLER_WINS = example("deal-ten-card-caller-wins")
 
 
 def replayed(data: Any) -> dict[str, Any]:
@@ -99,7 +52,15 @@ def refused(data: Any) -> RecordError:
 
 
 def example_record() -> dict[str, Any]:
-    return copy.deepcopy(EXAMPLE_SINGLE_DEAL_2["record"])
+    """A single-deal given deal, dealer 1, whose first decision (a koi-koi) comes after
+    action 4 and whose last action is the winner's stop."""
+    return copy.deepcopy(CALLER_LOSES["record"])
+
+
+def never_played() -> str:
+    """A card no action of the example record can play: the stock's last, never drawn."""
+    stock: list[str] = CALLER_LOSES["record"]["stock"]
+    return stock[-1]
 
 
 def play_random(match: Match, seed: int, players: str = "random,random") -> Match:
@@ -110,42 +71,30 @@ def play_random(match: Match, seed: int, players: str = "random,random") -> Matc
 # -- the worked examples ----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", sorted(EMBEDDED))
-def test_embedded_examples_replay_to_their_output(name: str) -> None:
-    example = EMBEDDED[name]
+@pytest.mark.parametrize("path", replay_examples(), ids=lambda path: path.stem)
+def test_every_worked_example_replays_to_its_output(path: Path) -> None:
+    example = json.loads(path.read_text(encoding="utf-8"))
     assert replayed(example["record"]) == example["replay_output"]
     # With the output stored as the record's result, the replay checks and accepts it.
     stored = {**example["record"], "result": example["replay_output"], "version": 1}
     assert replayed(stored) == example["replay_output"]
 
 
+@pytest.mark.parametrize("path", refused_examples(), ids=lambda path: path.stem)
+def test_every_refused_example_is_refused_as_its_output_says(path: Path) -> None:
+    example = json.loads(path.read_text(encoding="utf-8"))
+    error = refused(example["record"])
+    assert str(error) == example["replay_output"]["error"]
+    assert error.index == example["replay_output"].get("index")
+
+
 def test_the_loser_who_called_holds_nothing() -> None:
-    output = replayed(EXAMPLE_SINGLE_DEAL_2["record"])
+    output = replayed(CALLER_LOSES["record"])
     (only,) = output["rounds"]
     assert only["calls"] == [0, 1]
     assert only["winner"] == 0
     assert only["yaku"][1] == {}
     assert output["totals"] == only["points"]
-
-
-def shared_example_files() -> list[Any]:
-    files = sorted(SHARED_EXAMPLES.glob("deal-*.json"))
-    if not files:
-        return [
-            pytest.param(
-                None,
-                marks=pytest.mark.skip(reason=f"no worked examples found in {SHARED_EXAMPLES}"),
-            )
-        ]
-    return [pytest.param(path, id=path.stem) for path in files]
-
-
-@pytest.mark.parametrize("path", shared_example_files())
-def test_every_shared_example_replays_to_its_output(path: Path) -> None:
-    example = json.loads(path.read_text(encoding="utf-8"))
-    assert replayed(example["record"]) == example["replay_output"]
-    if path.stem in EMBEDDED:
-        assert example == EMBEDDED[path.stem], "the embedded copy differs from the file"
 
 
 # -- round trips ----------------------------------------------------------------------
@@ -203,7 +152,7 @@ def test_a_given_deal_ignores_rounds_target_and_first_dealer() -> None:
         "first_dealer": "seat-0",
     }
     output = replayed(record)
-    assert output == EXAMPLE_SINGLE_DEAL_2["replay_output"]  # dealer 1 still deals
+    assert output == CALLER_LOSES["replay_output"]  # dealer 1 still deals
     assert len(output["rounds"]) == 1
 
 
@@ -243,15 +192,18 @@ def test_a_round_that_ends_at_the_deal_takes_no_action() -> None:
 # -- refused actions --------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("index", [0, 3, 12, 16])
+KOIKOI_INDEX = CALLER_LOSES["record"]["actions"].index({"koikoi": True})
+
+
+@pytest.mark.parametrize("index", [0, 3, KOIKOI_INDEX, len(CALLER_LOSES["record"]["actions"]) - 1])
 def test_an_illegal_action_is_refused_with_its_index(index: int) -> None:
     record = example_record()
-    # A card of the other hand, or from the field: never legal to play.
-    record["actions"][index] = {"play": "iris-ribbon"}
+    # A card no hand holds: never legal to play (nor in place of a choice or a decision).
+    record["actions"][index] = {"play": never_played()}
     error = refused(record)
     assert error.index == index
     assert f"action {index}" in str(error)
-    assert "iris-ribbon" in str(error)
+    assert never_played() in str(error)
 
 
 def test_a_stop_with_no_decision_is_refused() -> None:
@@ -310,7 +262,7 @@ def test_an_unfinished_record_replays_as_far_as_it_goes() -> None:
 
 def test_a_stored_result_must_match_the_replay() -> None:
     record = example_record()
-    wrong = copy.deepcopy(EXAMPLE_SINGLE_DEAL_2["replay_output"])
+    wrong = copy.deepcopy(CALLER_LOSES["replay_output"])
     wrong["rounds"][0]["points"] = [2, 0]
     wrong["totals"] = [2, 0]
     error = refused({**record, "result": wrong})
@@ -319,7 +271,7 @@ def test_a_stored_result_must_match_the_replay() -> None:
     # An unfinished record's stored result says so.
     short = {**record, "actions": record["actions"][:4]}
     with pytest.raises(RecordError, match="stored result"):
-        replay(Record.from_json({**short, "result": EXAMPLE_SINGLE_DEAL_2["replay_output"]}))
+        replay(Record.from_json({**short, "result": CALLER_LOSES["replay_output"]}))
     unfinished = {"rounds": [], "totals": [0, 0], "winner": None, "finished": False}
     assert replayed({**short, "result": unfinished}) == unfinished
 
@@ -537,7 +489,7 @@ def test_load_record_errors(tmp_path: Path) -> None:
     good = tmp_path / "good.json"
     good.write_text(json.dumps(example_record()), encoding="utf-8")
     record = load_record(good)
-    assert replay_output(replay(record)) == EXAMPLE_SINGLE_DEAL_2["replay_output"]
+    assert replay_output(replay(record)) == CALLER_LOSES["replay_output"]
     assert start_match(record).actions == []
 
 
@@ -552,18 +504,20 @@ def run_koikoi(*args: str) -> subprocess.CompletedProcess[str]:
 
 def test_replay_command_prints_the_json_output(tmp_path: Path) -> None:
     path = tmp_path / "record.json"
-    path.write_text(json.dumps(EXAMPLE_TEN_CARD_2["record"]), encoding="utf-8")
+    path.write_text(json.dumps(CALLER_WINS["record"]), encoding="utf-8")
     done = run_koikoi("replay", str(path), "--json")
     assert done.returncode == 0, done.stderr
-    assert json.loads(done.stdout) == EXAMPLE_TEN_CARD_2["replay_output"]
+    assert json.loads(done.stdout) == CALLER_WINS["replay_output"]
     table = run_koikoi("replay", str(path))
     assert table.returncode == 0
-    assert "kasu" in table.stdout
+    (only,) = CALLER_WINS["replay_output"]["rounds"]
+    for key in only["yaku"][only["winner"]]:
+        assert key in table.stdout
 
 
 def test_replay_command_reports_an_illegal_action_with_its_index(tmp_path: Path) -> None:
     record = example_record()
-    record["actions"][7] = {"play": "pine-crane"}
+    record["actions"][7] = {"play": never_played()}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(record), encoding="utf-8")
     done = run_koikoi("replay", str(path), "--json")
@@ -571,8 +525,8 @@ def test_replay_command_reports_an_illegal_action_with_its_index(tmp_path: Path)
     output = json.loads(done.stdout)
     assert set(output) == {"error", "index"}
     assert output["index"] == 7
-    assert "pine-crane" in output["error"]
-    assert "pine-crane" in done.stderr
+    assert never_played() in output["error"]
+    assert never_played() in done.stderr
 
 
 def test_replay_command_reports_a_bad_record_without_index(tmp_path: Path) -> None:

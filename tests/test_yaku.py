@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,6 +21,7 @@ from koikoi.yaku import (
     score_pile,
     scorer_for,
 )
+from worked_examples import batch_example
 
 # -- cards by name (docs/rules.md §1) ----------------------------------------------------------
 
@@ -759,51 +761,26 @@ def test_preset_finals(preset: str, cards: list[str], own: int, opponent: int, f
     assert result.final == final
 
 
-# The worked examples of shared/examples/score-batch.{in,out}.jsonl, copied in.
-BATCH_EXAMPLES: list[tuple[list[str], dict[str, Any], int, int, PileScore]] = [
-    ([CRANE, CURTAIN, MOON], {}, 0, 0, PileScore({"sanko": 5}, 5, 5)),
-    (
-        [CRANE, CURTAIN, MOON, RAINMAN],
-        {"preset": "single-deal"},
-        0,
-        0,
-        PileScore({"ame-shiko": 8}, 8, 8),
-    ),
-    (
-        [MOON, SAKE],
-        {"preset": "classic", "viewing_cancelled_by": ["rainman"]},
-        0,
-        0,
-        PileScore({"tsukimi": 5}, 5, 5),
-    ),
-    (
-        [*POETRY, "wisteria-ribbon", "iris-ribbon"],
-        {"preset": "traditional"},
-        0,
-        1,
-        PileScore({"akatan": 7, "tan": 1}, 8, 32),
-    ),
-    (
-        [*INO, "plum-warbler", "iris-bridge"],
-        {"preset": "ten-card"},
-        1,
-        1,
-        PileScore({"inoshikacho": 5, "tane": 5}, 10, 40),
-    ),
+# The worked examples of docs/examples/score-batch.{in,out}.jsonl, scored here by
+# score_pile itself rather than through the command (lines without rules: classic).
+BATCH_IN, BATCH_OUT = batch_example("score-batch")
+BATCH_EXAMPLES = [
+    pytest.param(json.loads(line), answer, id=f"line-{number}")
+    for number, (line, answer) in enumerate(zip(BATCH_IN, BATCH_OUT, strict=True), start=1)
+    if "error" not in answer
 ]
 
 
-@pytest.mark.parametrize(("cards", "rules", "own", "opponent", "expected"), BATCH_EXAMPLES)
-def test_worked_examples(
-    cards: list[str], rules: dict[str, Any], own: int, opponent: int, expected: PileScore
-) -> None:
+@pytest.mark.parametrize(("line", "expected"), BATCH_EXAMPLES)
+def test_worked_examples(line: dict[str, Any], expected: dict[str, Any]) -> None:
     result = score_pile(
-        cards_from_slugs(cards),
-        RuleSet.from_mapping(rules),
-        own_calls=own,
-        opponent_calls=opponent,
+        cards_from_slugs(line["cards"]),
+        RuleSet.from_mapping(line.get("rules", {})),
+        month=line.get("month", 0),
+        own_calls=line.get("own_calls", 0),
+        opponent_calls=line.get("opponent_calls", 0),
     )
-    assert result == expected
+    assert result == PileScore(expected["yaku"], expected["total"], expected["final"])
 
 
 # -- properties ---------------------------------------------------------------------------
