@@ -17,8 +17,6 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 /** The engine folder under test. */
 export const ENGINE_DIR = path.resolve(process.env.KOIKOI_JS_ENGINE || path.join(HERE, "../../src/koikoi/web/engine"));
-/** The worked examples beside the repository (../shared/examples), where they exist. */
-export const SHARED_EXAMPLES = path.resolve(HERE, "../../../shared/examples");
 
 async function load(name) {
   return import(pathToFileURL(path.join(ENGINE_DIR, name)).href);
