@@ -1,4 +1,4 @@
-"""A match: rounds, dealers, months, totals and the end (docs/rules.md §4, §6)."""
+"""A match: rounds, dealers, months, totals and the end (docs/rules.md §5, §6)."""
 
 from __future__ import annotations
 

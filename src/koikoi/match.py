@@ -1,4 +1,4 @@
-"""A match: rounds with a dealer, running totals and an end (docs/rules.md §4, §6).
+"""A match: rounds with a dealer, running totals and an end (docs/rules.md §5, §6).
 
 A match is driven one action at a time, like a round: :meth:`Match.apply` forwards to
 the current round and, when it ends, books its points and deals the next. All
