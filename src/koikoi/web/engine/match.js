@@ -1,4 +1,4 @@
-// A match: rounds with a dealer, running totals and an end (docs/rules.md §4, §6; match.py).
+// A match: rounds with a dealer, running totals and an end (docs/rules.md §5, §6; match.py).
 //
 // Driven one action at a time, like a round: apply() forwards to the current round and,
 // when it ends, books its points and deals the next. All randomness comes from the
