@@ -4,7 +4,7 @@
 // KOIKOI_JS_ENGINE names: tests/test_js_unit.py points it at a copy with one rule
 // broken, to show that these tests notice. Card sets are built from slugs and read back
 // as slugs through the engine's own functions, and every use of a set's inner form
-// ([lo, hi] halves today) stays in this file: a change of that form is adapted here.
+// stays in this file: a change of that form is adapted here.
 //
 // `assert` is node:assert/strict, counted: with KOIKOI_JS_COUNT=PATH each test file
 // appends "FILE COUNT" to PATH as it exits (how the report's assertion counts are made).
@@ -72,19 +72,29 @@ export function caught(fn, kind = Error) {
 
 export const SLUGS = cards.SLUGS;
 
+// The engine's card sets were [lo, hi] arrays of 24-bit halves, and become CardSet
+// objects (cards.js): these helpers take either, so the tests stand through the change.
+const { CardSet } = cards;
+const isCardSet = (set) => typeof CardSet === "function" && set instanceof CardSet;
+
+/** A card set passed to the engine: one CardSet argument, or the two halves. */
+function setArgs(set) {
+  return isCardSet(set) ? [set] : [set[0], set[1]];
+}
+
 /** A card set from slugs (the engine's cardsFromSlugs). */
 export function cs(...names) {
   return cards.cardsFromSlugs(names.flat());
 }
 
-/** The slugs of a card set, in canonical order. */
-export function slugsOf(set) {
-  return cards.slugs(set[0], set[1]);
-}
-
 /** The ids of a card set, lowest first. */
 export function idsOf(set) {
-  return cards.ids(set[0], set[1]);
+  return isCardSet(set) ? set.ids() : cards.ids(set[0], set[1]);
+}
+
+/** The slugs of a card set, in canonical order. */
+export function slugsOf(set) {
+  return idsOf(set).map((id) => SLUGS[id]);
 }
 
 /** The number of cards in a set. */
@@ -111,20 +121,17 @@ export function rulesOf(base = CLASSIC, changes = {}) {
 
 /** The yaku of captured cards (slugs) under ``base`` with ``changes``, in the round's ``month``. */
 export function score(names, base = CLASSIC, changes = {}, { month = 0, called = false } = {}) {
-  const set = cs(names);
-  return yaku.scorerFor(rulesOf(base, changes)).score(set[0], set[1], month, called);
+  return yaku.scorerFor(rulesOf(base, changes)).score(...setArgs(cs(names)), month, called);
 }
 
 /** {yaku, total, final} of captured cards (slugs) under a rule set. */
 export function scorePile(names, ruleSet, options = {}) {
-  const set = cs(names);
-  return yaku.scorePile(set[0], set[1], ruleSet, options);
+  return yaku.scorePile(...setArgs(cs(names)), ruleSet, options);
 }
 
 /** The hand yaku of a dealt hand (slugs). */
 export function handYakuOf(names, ruleSet) {
-  const set = cs(names);
-  return yaku.handYaku(set[0], set[1], ruleSet);
+  return yaku.handYaku(...setArgs(cs(names)), ruleSet);
 }
 
 /** The progress entries toward yaku of a pile ``own`` against the opponent's ``theirs``. */
