@@ -690,7 +690,8 @@ describe("unknown keys and problems at once", () => {
     for (let n = 0; n < 200000; n++) data[`key${n}`] = n;
     const started = performance.now();
     const problems = problemsOf(() => RuleSet.fromMapping({ preset: "classic", ...data }));
-    assert.ok(performance.now() - started < 1000);
+    // At once: not a problem for each key (the bound leaves room for a busy machine).
+    assert.ok(performance.now() - started < 5000);
     assert.deepEqual(problems, ["rules with 200000 keys: a rule set has only 58 (see 'koikoi rules show' for every key)"]);
     assert.match(caught(() => CLASSIC.withOverrides(data), RulesError).message, /200000 keys/);
   });
