@@ -1,3 +1,4 @@
+// @ts-check
 // The browser's engine under Node.js: random-vs-random rounds per second, as
 // bench/engine.py measures the Python engine. Run by bench/jsengine.py, which prints JSON.
 //
@@ -11,6 +12,13 @@ import { PRESETS } from "../src/koikoi/web/engine/rules.js";
 import { PyRandom } from "../src/koikoi/web/engine/random.js";
 import { Round } from "../src/koikoi/web/engine/round.js";
 
+/**
+ * Random-vs-random rounds from one generator; the steps they took.
+ * @param {import("../src/koikoi/web/engine/rules.js").RuleSet} rules
+ * @param {number} count
+ * @param {number} seed
+ * @returns {number}
+ */
 function randomRounds(rules, count, seed) {
   const rng = new PyRandom(seed);
   let steps = 0;
@@ -26,6 +34,10 @@ function randomRounds(rules, count, seed) {
 }
 
 const args = process.argv.slice(2);
+/**
+ * @param {string} name
+ * @param {string} fallback
+ */
 const option = (name, fallback) => {
   const i = args.indexOf(name);
   return i >= 0 ? args[i + 1] : fallback;

@@ -239,10 +239,10 @@ PROGRESS_JS = """
 import { readFileSync } from "node:fs";
 const { progress } = await import(process.argv[1]);
 const { RuleSet } = await import(process.argv[2]);
-const { fromNumber } = await import(process.argv[3]);
+const { CardSet } = await import(process.argv[3]);
 const cases = JSON.parse(readFileSync(0, "utf8"));
 console.log(JSON.stringify(cases.map(([rules, own, theirs, month]) =>
-  progress(fromNumber(own), fromNumber(theirs), RuleSet.fromMapping(rules), month, 20))));
+  progress(CardSet.fromNumber(own), CardSet.fromNumber(theirs), RuleSet.fromMapping(rules), month, 20))));
 """
 
 

@@ -165,11 +165,11 @@ def test_the_expert_chooses_as_the_python_expert_at_a_larger_budget(node: str) -
 
 DUMP = """
 import readline from "node:readline";
-import { slugs, SLUGS } from "./cards.js";
+import { SLUGS } from "./cards.js";
 import { OBSERVATION_KEYS, observationFromJson } from "./players-observation.js";
 import { loads } from "./pyjson.js";
 import { actionToJson } from "./round.js";
-const set = ([lo, hi]) => slugs(lo, hi);
+const set = (cards) => cards.slugs();
 const lines = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
 for await (const line of lines) {
   const obs = observationFromJson(loads(line));

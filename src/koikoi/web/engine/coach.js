@@ -1,3 +1,4 @@
+// @ts-check
 // The coach (coach.py): the expert's evaluation turned into advice a player can read,
 // from one seat's observation, never from the hidden cards. For the same observation,
 // seed and budget each function gives coach.py's answer: the same sampled worlds and
@@ -9,16 +10,7 @@
 // decision, what calling risks against stopping; review: a recorded match's decisions
 // against the best.
 
-import {
-  MONTH_MASKS,
-  MONTH_OF,
-  SLUGS,
-  ids,
-  popcount,
-  setOf,
-  slugs,
-  toNumber,
-} from "./cards.js";
+import { CardSet, MONTH_MASKS, MONTH_OF, SLUGS } from "./cards.js";
 import { yakuSets } from "./players-common.js";
 import { DEFAULT_ROLLOUTS, Worlds, matchChance, playOut, ranked, sample, takeValues } from "./players-expert.js";
 import { unseenOf } from "./players-observation.js";
@@ -26,6 +18,54 @@ import { takenBy } from "./players.js";
 import { PyRandom } from "./random.js";
 import { startMatch } from "./record.js";
 import { EXHAUSTED, KOIKOI, Phase, Round, STOP, actionFromJson, actionToJson } from "./round.js";
+
+/** @typedef {import("./round.js").Observation} Observation */
+/** @typedef {import("./round.js").Action} Action */
+/** @typedef {import("./round.js").ActionJson} ActionJson */
+/** @typedef {import("./round.js").RoundResult} RoundResult */
+/** @typedef {import("./record.js").Record} Record */
+/** @typedef {import("./random.js").Seed} Seed */
+/**
+ * A reason for a move, as a fact the page words: its kind and its values (cards as
+ * slugs, yaku keys, chances).
+ * @typedef {{kind: string, [key: string]: unknown}} Fact
+ */
+/**
+ * The coach's hint (hint()): the expert's move, its win chance (NaN: the only legal move),
+ * the reasons, and the runner-up with the chance it gives away.
+ * @typedef {object} Hint
+ * @property {Action} best
+ * @property {number} chance
+ * @property {Fact[]} reasons
+ * @property {Action | null} runnerUp
+ * @property {number} loss
+ * @property {Fact[]} runnerUpReasons
+ */
+/**
+ * The koi-koi risk meter at a decision (risk()).
+ * @typedef {object} Risk
+ * @property {number} nextTurn the chance that the opponent can score at once after a call
+ * @property {number} beforeEnd the chance that the opponent scores before the round ends
+ * @property {number} ownLater the chance of scoring again after the call
+ * @property {number} stopPoints the points a stop takes now
+ * @property {number} callPoints the mean points after a call
+ * @property {number} stopChance
+ * @property {number} callChance
+ * @property {number} worlds arrangements counted
+ * @property {boolean} exact whether they were every arrangement
+ * @property {Map<Action, Outlook>} outlooks stop's and koi-koi's
+ */
+/**
+ * One reviewed decision (review()).
+ * @typedef {object} Decision
+ * @property {number} index the action's place in the record
+ * @property {number} round
+ * @property {Action} action
+ * @property {Action} best
+ * @property {number} chance
+ * @property {number} bestChance
+ * @property {string} mark good, inaccuracy or mistake
+ */
 
 /** Rollouts per hint: the expert's own budget, so the hint is the move it would make. */
 export const HINT_ROLLOUTS = DEFAULT_ROLLOUTS;
@@ -48,13 +88,10 @@ export const CLEAR = 0.03;
 /** Changes when the coach judges differently (coach.py's COACH_VERSION). */
 export const COACH_VERSION = "1";
 
-// -- card sets as [lo, hi] -------------------------------------------------------------
-
-const and = (a, b) => [a[0] & b[0], a[1] & b[1]];
-const or = (a, b) => [a[0] | b[0], a[1] | b[1]];
-const without = (a, b) => [a[0] & ~b[0], a[1] & ~b[1]];
-const count = (a) => popcount(a[0]) + popcount(a[1]);
-const some = (a) => (a[0] | a[1]) !== 0;
+/**
+ * The four cards of a card's month.
+ * @param {number} card
+ */
 const monthOf = (card) => MONTH_MASKS[MONTH_OF[card]];
 
 /**
@@ -62,6 +99,9 @@ const monthOf = (card) => MONTH_MASKS[MONTH_OF[card]];
  * nearest double. toFixed finds the same decimal but sends exact ties up, where Python
  * takes the even digit; x is a tie when x * 2 ** (digits + 1) is an odd integer (a
  * power of two scales exactly), and those few are settled here.
+ * @param {number} x
+ * @param {number} [digits]
+ * @returns {number}
  */
 export function pyRound(x, digits = 0) {
   if (!Number.isFinite(x)) return x;
@@ -85,6 +125,13 @@ export class Outlook {
     this.concedes = 0.0; // ...in which the opponent does
   }
 
+  /**
+   * One world's outcome for ``seat``, counted ``weight`` times.
+   * @param {number} seat
+   * @param {RoundResult} result
+   * @param {Observation} obs
+   * @param {number} [weight]
+   */
   add(seat, result, obs, weight = 1.0) {
     this.weight += weight;
     this.chanceSum += weight * matchChance(seat, result.points, obs.match, obs.rules.starting_points > 0);
@@ -116,9 +163,14 @@ export class Outlook {
  * The expert's own evaluation of ``obs`` from ``seed`` (players-expert.js's sample and
  * ranked): [the actions it sampled, best first as it ranks them (its choice first),
  * a Map of each one's outlook].
+ * @param {Observation} obs
+ * @param {number} rollouts
+ * @param {Seed} seed
+ * @returns {[Action[], Map<Action, Outlook>]}
  */
 export function outlooks(obs, rollouts, seed) {
   const found = sample(obs, new PyRandom(seed), rollouts);
+  /** @type {Map<Action, Outlook>} */
   const summed = new Map();
   for (const [action, results] of found) {
     const outlook = new Outlook();
@@ -134,17 +186,29 @@ export function outlooks(obs, rollouts, seed) {
  * The cards ``action`` puts on this seat's pile at once (none for a discard): a played
  * card that matches two field cards takes the one worth more to the seat, as the expert
  * values them (the choice comes next); the stock's card is unknown.
+ * @param {Observation} obs
+ * @param {Action} action
+ * @returns {CardSet}
  */
 export function takenCards(obs, action) {
   return takenBy(obs, action, takeValues(obs.captured, obs.rules)[obs.seat]);
 }
 
-/** The first fact of ``ranked`` ([rank, fact] pairs) by its rank, as a list of 0 or 1. */
-function leading(ranked) {
-  return ranked.length ? [ranked.reduce((best, pair) => (pair[0] < best[0] ? pair : best))[1]] : [];
+/**
+ * The first fact of ``pairs`` ([rank, fact] pairs) by its rank, as a list of 0 or 1.
+ * @param {[number, Fact][]} pairs
+ * @returns {Fact[]}
+ */
+function leading(pairs) {
+  return pairs.length ? [pairs.reduce((best, pair) => (pair[0] < best[0] ? pair : best))[1]] : [];
 }
 
-/** What ``action`` does with the cards, as the seat can see it (facts, JSON-ready). */
+/**
+ * What ``action`` does with the cards, as the seat can see it (facts, JSON-ready).
+ * @param {Observation} obs
+ * @param {Action} action
+ * @returns {Fact[]}
+ */
 export function cardFacts(obs, action) {
   // At a stop-or-koi-koi decision no card moves: the risk meter tells that choice.
   if (obs.phase === Phase.DECISION) return [];
@@ -152,45 +216,61 @@ export function cardFacts(obs, action) {
   const mine = obs.captured[seat];
   const theirs = obs.captured[1 - seat];
   const taken = takenCards(obs, action);
-  if (obs.phase === Phase.PLAY && !some(taken)) {
-    const live = and(unseenOf(obs), monthOf(action));
+  if (obs.phase === Phase.PLAY && taken.isEmpty()) {
+    const live = unseenOf(obs).intersect(monthOf(action));
     // A card whose month is all in sight can only ever come back to this seat.
-    return [{ kind: some(live) ? "discard" : "discard-dead", card: SLUGS[action] }];
+    return [{ kind: live.isEmpty() ? "discard-dead" : "discard", card: SLUGS[action] }];
   }
-  const facts = [{ kind: "takes", cards: slugs(...taken) }];
+  /** @type {Fact[]} */
+  const facts = [{ kind: "takes", cards: taken.slugs() }];
+  /** @type {Fact[]} */
   const made = [];
+  /** @type {[number, Fact][]} */
   const toward = [];
+  /** @type {[number, Fact][]} */
   const denies = [];
   for (const [cards, needed, , key] of yakuSets(obs.rules)) {
-    if (!some(and(taken, cards))) continue;
-    if (count(without(cards, theirs)) >= needed) {
+    if (!taken.intersects(cards)) continue;
+    if (cards.minus(theirs).count() >= needed) {
       // still open to this seat
-      const before = count(and(mine, cards));
-      const after = count(and(or(mine, taken), cards));
+      const before = mine.intersect(cards).count();
+      const after = mine.union(taken).intersect(cards).count();
       if (before < needed && needed <= after) made.push({ kind: "makes", yaku: key });
       else if (needed - 2 <= after && after < needed) toward.push([needed - after, { kind: "toward", yaku: key, missing: needed - after }]);
     }
-    const held = and(theirs, cards);
+    const held = theirs.intersect(cards);
     // The opponent is two cards or fewer from it, and it is still open to them.
-    if (some(held) && count(held) >= needed - 2 && count(without(cards, mine)) >= needed) {
+    if (!held.isEmpty() && held.count() >= needed - 2 && cards.minus(mine).count() >= needed) {
       // Taking one of its cards may close it, or only slow it.
-      const closes = count(without(cards, or(mine, taken))) < needed;
-      denies.push([-count(held) - 2 * closes, { kind: "denies", yaku: key, held: slugs(...held), closes }]);
+      const closes = cards.minus(mine.union(taken)).count() < needed;
+      denies.push([-held.count() - 2 * Number(closes), { kind: "denies", yaku: key, held: held.slugs(), closes }]);
     }
   }
   return [...facts, ...made, ...leading(toward), ...leading(denies)];
 }
 
-/** Between two discards: the other card would be worth more to the opponent. */
+/**
+ * Between two discards: the other card would be worth more to the opponent.
+ * @param {Observation} obs
+ * @param {Action} best
+ * @param {Action} other
+ * @returns {Fact[]}
+ */
 export function discardFacts(obs, best, other) {
-  if (obs.phase !== Phase.PLAY || some(takenCards(obs, best)) || some(takenCards(obs, other))) return [];
+  if (obs.phase !== Phase.PLAY || !takenCards(obs, best).isEmpty() || !takenCards(obs, other).isEmpty()) return [];
   const worth = takeValues(obs.captured, obs.rules)[1 - obs.seat];
   if (worth[other] <= worth[best]) return [];
   return [{ kind: "gives-less", card: SLUGS[best], other: SLUGS[other] }];
 }
 
-/** How the best move changes the round's yaku chances, where the change is clear. */
+/**
+ * How the best move changes the round's yaku chances, where the change is clear.
+ * @param {Outlook} best
+ * @param {Outlook} other
+ * @returns {Fact[]}
+ */
 export function chanceFacts(best, other) {
+  /** @type {Fact[]} */
   const facts = [];
   if (other.theirYaku - best.theirYaku >= CLEAR) {
     facts.push({ kind: "safer", chance: pyRound(best.theirYaku, 3), other: pyRound(other.theirYaku, 3) });
@@ -205,12 +285,19 @@ export function chanceFacts(best, other) {
  * The legal actions best first, and each one's outlook: [order, a Map of outlooks]. At a
  * decision by the risk meter's match chances (``meter``, if already counted), else as
  * the expert ranks them.
+ * @param {Observation} obs
+ * @param {Seed} seed
+ * @param {number} rollouts
+ * @param {Risk | null} [meter]
+ * @returns {[Action[], Map<Action, Outlook>]}
  */
 export function judged(obs, seed, rollouts, meter = null) {
   if (obs.phase === Phase.DECISION) {
     const found = (meter ?? risk(obs, seed)).outlooks;
+    /** @param {Action} action */
+    const chance = (action) => /** @type {Outlook} */ (found.get(action)).chance;
     // Highest chance first; equal chances keep the legal order (a stable sort).
-    const order = [...obs.legalActions].sort((a, b) => found.get(b).chance - found.get(a).chance);
+    const order = [...obs.legalActions].sort((a, b) => chance(b) - chance(a));
     return [order, found];
   }
   return outlooks(obs, rollouts, seed);
@@ -220,6 +307,11 @@ export function judged(obs, seed, rollouts, meter = null) {
  * The move the expert prefers at ``obs`` (the seat's turn), and why: {best, chance,
  * reasons, runnerUp (null: the only legal move), loss, runnerUpReasons}. ``meter``, a
  * risk() of this decision already counted, spares counting it again (the same answer).
+ * @param {Observation} obs
+ * @param {Seed} seed
+ * @param {number} [rollouts]
+ * @param {Risk | null} [meter]
+ * @returns {Hint}
  */
 export function hint(obs, seed, rollouts = HINT_ROLLOUTS, meter = null) {
   const legal = obs.legalActions;
@@ -229,17 +321,23 @@ export function hint(obs, seed, rollouts = HINT_ROLLOUTS, meter = null) {
   }
   const [order, found] = judged(obs, seed, rollouts, meter);
   const [best, second] = order;
-  const reasons = [...cardFacts(obs, best), ...discardFacts(obs, best, second), ...chanceFacts(found.get(best), found.get(second))];
+  const bestOutlook = /** @type {Outlook} */ (found.get(best));
+  const secondOutlook = /** @type {Outlook} */ (found.get(second));
+  const reasons = [...cardFacts(obs, best), ...discardFacts(obs, best, second), ...chanceFacts(bestOutlook, secondOutlook)];
   return {
     best,
-    chance: found.get(best).chance,
+    chance: bestOutlook.chance,
     reasons,
     runnerUp: second,
-    loss: found.get(best).chance - found.get(second).chance,
+    loss: bestOutlook.chance - secondOutlook.chance,
     runnerUpReasons: cardFacts(obs, second),
   };
 }
 
+/**
+ * A hint in the JSON the server sends (coach.py's Hint.to_json).
+ * @param {Hint} found
+ */
 export function hintToJson(found) {
   return {
     best: actionToJson(found.best),
@@ -254,12 +352,17 @@ export function hintToJson(found) {
 
 // -- the koi-koi risk meter ------------------------------------------------------------
 
+/** @param {number} n */
 function factorial(n) {
   let product = 1;
   for (let k = 2; k <= n; k++) product *= k;
   return product;
 }
 
+/**
+ * @param {number} n
+ * @param {number} k
+ */
 function binomial(n, k) {
   let product = 1;
   for (let i = 1; i <= k; i++) product = (product * (n - k + i)) / i;
@@ -269,12 +372,20 @@ function binomial(n, k) {
 /**
  * How many ways the unseen cards can lie: the opponent's hand, then the stock's order.
  * A double: exact as far as it matters, the comparison with EXACT_WORLDS.
+ * @param {Observation} obs
+ * @returns {number}
  */
 export function arrangements(obs) {
-  return binomial(count(unseenOf(obs)), obs.opponentHandSize) * factorial(obs.stockSize);
+  return binomial(unseenOf(obs).count(), obs.opponentHandSize) * factorial(obs.stockSize);
 }
 
-/** The k-subsets of ``items``, in itertools.combinations' order. */
+/**
+ * The k-subsets of ``items``, in itertools.combinations' order.
+ * @template T
+ * @param {readonly T[]} items
+ * @param {number} k
+ * @returns {Generator<T[]>}
+ */
 function* combinations(items, k) {
   const picked = Array.from({ length: k }, (_, i) => i);
   for (;;) {
@@ -287,7 +398,12 @@ function* combinations(items, k) {
   }
 }
 
-/** The orders of ``items``, in itertools.permutations' (lexicographic) order. */
+/**
+ * The orders of ``items``, in itertools.permutations' (lexicographic) order.
+ * @template T
+ * @param {readonly T[]} items
+ * @returns {Generator<T[]>}
+ */
 function* permutations(items) {
   if (items.length <= 1) {
     yield [...items];
@@ -302,8 +418,12 @@ function* permutations(items) {
 /**
  * Every arrangement of the unseen cards with its likelihood when there are at most
  * EXACT_WORLDS, else ``samples`` of them drawn as the expert draws them (as likely as
- * the opponent's discards make them, so each counts once): [the opponent's hand as
- * [lo, hi], the stock top first, its weight].
+ * the opponent's discards make them, so each counts once): [the opponent's hand, the
+ * stock top first, its weight].
+ * @param {Observation} obs
+ * @param {Seed} seed
+ * @param {number} samples
+ * @returns {Generator<[CardSet, number[], number]>}
  */
 export function* worlds(obs, seed, samples) {
   const guesses = new Worlds(obs, new PyRandom(seed));
@@ -314,18 +434,26 @@ export function* worlds(obs, seed, samples) {
     }
     return;
   }
-  const unseen = ids(...unseenOf(obs));
+  const unseen = unseenOf(obs).ids();
   for (const cards of combinations(unseen, obs.opponentHandSize)) {
-    const hand = setOf(cards);
+    const hand = CardSet.of(cards);
     const likelihood = guesses.likelihood(hand);
     const rest = unseen.filter((card) => !cards.includes(card));
     for (const order of permutations(rest)) yield [hand, order, likelihood];
   }
 }
 
-/** Whether ``seat``, to play, can end its turn with a yaku (trying every choice). */
+/**
+ * Whether ``seat``, to play, can end its turn with a yaku (trying every choice).
+ * @param {Round} game
+ * @param {number} seat
+ * @returns {boolean}
+ */
 export function scoresThisTurn(game, seat) {
-  if (game.phase === Phase.OVER) return game.result.winner === seat && game.result.reason !== EXHAUSTED;
+  if (game.phase === Phase.OVER) {
+    const result = /** @type {RoundResult} */ (game.result);
+    return result.winner === seat && result.reason !== EXHAUSTED;
+  }
   if (game.turn !== seat) return false;
   if (game.phase === Phase.DECISION) return true;
   for (const action of game.legalActions()) {
@@ -339,10 +467,15 @@ export function scoresThisTurn(game, seat) {
 /** A prime: an arrangement's noise seed is a polynomial of its cards modulo it. */
 export const NOISE_MODULUS = 2n ** 61n - 1n;
 
-/** The rollout noise of one arrangement, fixed by the arrangement itself (coach.py's
- * world_noise): the hand's 48-bit number, then each stock card, in BigInt. */
+/**
+ * The rollout noise of one arrangement, fixed by the arrangement itself (coach.py's
+ * world_noise): the hand's 48-bit number, then each stock card, in BigInt.
+ * @param {CardSet} hand
+ * @param {readonly number[]} stock
+ * @returns {PyRandom}
+ */
 export function worldNoise(hand, stock) {
-  let seed = BigInt(toNumber(hand[0], hand[1])) % NOISE_MODULUS;
+  let seed = BigInt(hand.toNumber()) % NOISE_MODULUS;
   for (const card of stock) seed = (seed * 49n + BigInt(card + 1)) % NOISE_MODULUS;
   return new PyRandom(seed);
 }
@@ -352,6 +485,10 @@ export function worldNoise(hand, stock) {
  * unseen cards the call is made and the round played out with the expert's rollout
  * policy; the turn right after the call is searched in full, so ``nextTurn`` is the
  * chance that the opponent *can* score at once. Small positions count every arrangement.
+ * @param {Observation} obs
+ * @param {Seed} [seed]
+ * @param {number} [samples]
+ * @returns {Risk}
  */
 export function risk(obs, seed = 0, samples = RISK_WORLDS) {
   if (obs.phase !== Phase.DECISION || !obs.legalActions.length) {
@@ -369,7 +506,7 @@ export function risk(obs, seed = 0, samples = RISK_WORLDS) {
     const world = Round.fromObservation(obs, hand, stock);
     const stopped = world.copy();
     stopped.apply(STOP);
-    stop.add(seat, stopped.result, obs, weight);
+    stop.add(seat, /** @type {RoundResult} */ (stopped.result), obs, weight);
     const called = world.copy();
     called.apply(KOIKOI);
     const threat = scoresThisTurn(called.copy(), opponent);
@@ -397,6 +534,10 @@ export function risk(obs, seed = 0, samples = RISK_WORLDS) {
   };
 }
 
+/**
+ * The risk meter in the JSON the server sends (coach.py's Risk.to_json).
+ * @param {Risk} meter
+ */
 export function riskToJson(meter) {
   return {
     next_turn: pyRound(meter.nextTurn, 4),
@@ -413,6 +554,11 @@ export function riskToJson(meter) {
 
 // -- reviews ---------------------------------------------------------------------------
 
+/**
+ * How a decision that gives away ``loss`` of the win chance is marked.
+ * @param {number} loss
+ * @returns {string}
+ */
 export function mark(loss) {
   return loss >= MISTAKE ? "mistake" : loss >= INACCURACY ? "inaccuracy" : "good";
 }
@@ -422,9 +568,14 @@ export function mark(loss) {
  * what it saw then, each from a seed that depends only on its place in the record:
  * {seat, decisions: [{index, round, action, best, chance, bestChance, mark}], swings}.
  * Swings are the places in ``decisions`` where the chance moved most since the last.
+ * @param {Record} record
+ * @param {number} [seat]
+ * @param {number} [rollouts]
+ * @returns {{seat: number, decisions: Decision[], swings: number[]}}
  */
 export function review(record, seat = 0, rollouts = REVIEW_ROLLOUTS) {
   const match = startMatch(record);
+  /** @type {Decision[]} */
   const decisions = [];
   record.actions.forEach((data, index) => {
     const action = actionFromJson(data);
@@ -432,8 +583,8 @@ export function review(record, seat = 0, rollouts = REVIEW_ROLLOUTS) {
       const obs = match.observation(seat);
       const [order, found] = judged(obs, REVIEW_SEED + index, rollouts);
       const best = order[0];
-      const chance = found.get(action).chance;
-      const bestChance = found.get(best).chance;
+      const chance = /** @type {Outlook} */ (found.get(action)).chance;
+      const bestChance = /** @type {Outlook} */ (found.get(best)).chance;
       decisions.push({ index, round: match.roundNumber, action, best, chance, bestChance, mark: mark(bestChance - chance) });
     }
     match.apply(action);
@@ -444,6 +595,7 @@ export function review(record, seat = 0, rollouts = REVIEW_ROLLOUTS) {
   return { seat, decisions, swings: biggest.map((i) => i + 1).sort((a, b) => a - b) };
 }
 
+/** @param {ReturnType<typeof review>} found */
 function reviewToJson(found) {
   const marks = found.decisions.map((decision) => decision.mark);
   return {
@@ -466,13 +618,23 @@ function reviewToJson(found) {
 
 // -- what the server sends -------------------------------------------------------------
 
-/** A hint for the seat to move, with the risk meter at a decision (coach.advice's JSON). */
+/**
+ * A hint for the seat to move, with the risk meter at a decision (coach.advice's JSON).
+ * @param {Observation} obs
+ * @param {Seed} seed
+ * @param {number} [rollouts]
+ */
 export function advice(obs, seed, rollouts = HINT_ROLLOUTS) {
   const meter = obs.phase === Phase.DECISION ? risk(obs, seed) : null;
   return { hint: hintToJson(hint(obs, seed, rollouts, meter)), risk: meter === null ? null : riskToJson(meter) };
 }
 
-/** A review of ``seat``'s decisions in a recorded match, as the server sends it. */
+/**
+ * A review of ``seat``'s decisions in a recorded match, as the server sends it.
+ * @param {Record} record
+ * @param {number} seat
+ * @param {number} [rollouts]
+ */
 export function reviewJson(record, seat, rollouts = REVIEW_ROLLOUTS) {
   return reviewToJson(review(record, seat, rollouts));
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // Practice matches on the device: the server's games.py and views.py in JavaScript.
 //
 // A LocalSession is a match between the person (seat 0) and a computer player (seat 1),
@@ -9,7 +10,7 @@
 //
 // The device deals, so it knows the stock: practice matches are never ranked.
 
-import { KIND_MASKS, SLUGS, slugs } from "./cards.js";
+import { CardSet, KIND_MASKS, SLUGS } from "./cards.js";
 import { REVIEW_ROLLOUTS, advice, reviewJson } from "./coach.js";
 import { Match } from "./match.js";
 import { makePlayer } from "./players.js";
@@ -17,6 +18,47 @@ import { Record } from "./record.js";
 import { CAPTURE_BASE, FINAL_TURN, IllegalActionError, KOIKOI, NO_CALL_ALLOWED, Phase, STOP, STOPPED, actionFromJson, actionToJson } from "./round.js";
 import { PRESETS, RuleSet, RulesError } from "./rules.js";
 import { koikoiBonus, multiplier, multipliers, progress, scorerFor, sumValues } from "./yaku.js";
+
+/** @typedef {import("./round.js").Move} Move */
+/** @typedef {import("./round.js").Round} Round */
+/** @typedef {import("./round.js").RoundResult} RoundResult */
+/** @typedef {import("./round.js").Action} Action */
+/** @typedef {import("./round.js").ActionJson} ActionJson */
+/** @typedef {import("./rules.js").RulesMapping} RulesMapping */
+/** @typedef {import("./random.js").Seed} Seed */
+/** @typedef {import("./players-expert.js").ExpertOptions} ExpertOptions */
+/**
+ * The device's expert: its rollouts and wall-clock budget (DEVICE_EXPERT).
+ * @typedef {{rollouts: number, budgetMs: number | null}} DeviceExpert
+ */
+/**
+ * What the device stores of a practice match: everything the match is.
+ * @typedef {object} PracticeRecord
+ * @property {string} id
+ * @property {RulesMapping} rules
+ * @property {string} difficulty
+ * @property {Seed} seed
+ * @property {unknown[]} actions every action in record form
+ * @property {boolean} [resigned]
+ */
+/**
+ * One of the events an action causes, in the server API's JSON (``type`` says which).
+ * @typedef {{type: string, [key: string]: unknown}} GameEvent
+ */
+/**
+ * One request to the worker (see handle).
+ * @typedef {object} LocalRequest
+ * @property {string} op
+ * @property {string} [id]
+ * @property {unknown} [rules]
+ * @property {string} [difficulty]
+ * @property {Seed} [seed]
+ * @property {PracticeRecord} [record]
+ * @property {unknown} [action]
+ * @property {number} [version]
+ * @property {string | null} [player]
+ * @property {unknown} [updated]
+ */
 
 export const DIFFICULTIES = Object.freeze(["easy", "normal", "expert"]);
 export const HUMAN = 0;
@@ -29,18 +71,27 @@ export const RESIGNED = "resigned";
 export const HOUSE = "house";
 
 /** How the expert thinks on a phone: its rollouts, cut short by a wall-clock budget. */
+/** @type {Readonly<DeviceExpert>} */
 export const DEVICE_EXPERT = Object.freeze({ rollouts: 2000, budgetMs: 140 });
 
 /** What the hint for the move at ``version`` of a match from ``seed`` is worked out
  * from: the seed with the version in its high bits, as the computer's moves are seeded,
  * so asking again gives the same hint. (The server hashes the game's id instead, its
- * seed being a secret there; on the device, which deals, it is none.) */
+ * seed being a secret there; on the device, which deals, it is none.)
+ * @param {Seed} seed
+ * @param {number} version
+ * @returns {bigint}
+ */
 export function hintSeed(seed, version) {
   return BigInt(seed) ^ 0xc0acn ^ (BigInt(version) << 48n);
 }
 
 /** An answer the server would give as an HTTP error: its status and detail. */
 export class LocalError extends Error {
+  /**
+   * @param {number} status the HTTP status the server would answer
+   * @param {string} detail
+   */
   constructor(status, detail) {
     super(detail);
     this.name = "LocalError";
@@ -49,18 +100,32 @@ export class LocalError extends Error {
   }
 }
 
-/** The preset the rules are, or ``house`` for a preset with changes (games.rules_name). */
+/**
+ * The preset the rules are, or ``house`` for a preset with changes (games.rules_name).
+ * @param {RuleSet} rules
+ * @returns {string}
+ */
 export function rulesName(rules) {
   const preset = PRESETS.get(rules.preset);
   return preset && preset.equals(rules) ? rules.preset : HOUSE;
 }
 
-/** A card that went down (``source``: "play" or "draw") and what it captured. */
-export function moveEvent(seat, source, card, lo, hi) {
-  return { type: source, seat, card: SLUGS[card], captured: slugs(lo, hi) };
+/**
+ * A card that went down (played or drawn) and what it captured.
+ * @param {Readonly<Move>} move
+ * @returns {GameEvent}
+ */
+export function moveEvent(move) {
+  return { type: move.source, seat: move.seat, card: SLUGS[move.card], captured: move.captured.slugs() };
 }
 
-/** A finished round, with how it ended and, for a stop, how its points were made. */
+/**
+ * A finished round, with how it ended and, for a stop, how its points were made.
+ * @param {number} number the round's number, 1-based
+ * @param {RoundResult} result
+ * @param {RuleSet} rules
+ * @returns {GameEvent}
+ */
 export function roundOverEvent(number, result, rules) {
   let scoring = null;
   if ((result.reason === STOPPED || result.reason === FINAL_TURN || result.reason === NO_CALL_ALLOWED) && result.winner !== null) {
@@ -73,20 +138,32 @@ export function roundOverEvent(number, result, rules) {
   return { type: "round-over", round: number, ...result.toJson(), reason: result.reason, scoring };
 }
 
-/** A capture pile grouped by kind, as the table shows it. */
-export function pileJson(lo, hi) {
+/**
+ * A capture pile grouped by kind, as the table shows it.
+ * @param {CardSet} pile
+ * @returns {{[kind: string]: string[]}}
+ */
+export function pileJson(pile) {
+  /** @type {{[kind: string]: string[]}} */
   const out = {};
-  for (const [kind, mask] of Object.entries(KIND_MASKS)) out[kind] = slugs(lo & mask[0], hi & mask[1]);
+  for (const [kind, mask] of Object.entries(KIND_MASKS)) out[kind] = pile.intersect(mask).slugs();
   return out;
 }
 
-/** A fresh 48-bit seed from the device's cryptographic generator (like getrandbits(48)). */
+/**
+ * A fresh 48-bit seed from the device's cryptographic generator (like getrandbits(48)).
+ * @returns {number}
+ */
 export function freshSeed() {
   const words = new Uint32Array(2);
   crypto.getRandomValues(words);
   return (words[0] & 0xffff) * 2 ** 32 + words[1];
 }
 
+/**
+ * @param {unknown} mapping
+ * @returns {RuleSet}
+ */
 function checkedRules(mapping) {
   try {
     return RuleSet.fromMapping(mapping);
@@ -98,6 +175,14 @@ function checkedRules(mapping) {
 
 /** One match between a person (seat 0) and a computer player (seat 1), on the device. */
 export class LocalSession {
+  /**
+   * @param {string} id
+   * @param {string} difficulty
+   * @param {Seed} seed
+   * @param {Match} match
+   * @param {boolean} [resigned]
+   * @param {Readonly<DeviceExpert>} [expert]
+   */
   constructor(id, difficulty, seed, match, resigned = false, expert = DEVICE_EXPERT) {
     this.id = id;
     this.difficulty = difficulty;
@@ -108,7 +193,15 @@ export class LocalSession {
     this.ranked = false;
   }
 
-  /** A new match from ``seed``; the computer moves first if it deals. [session, events]. */
+  /**
+   * A new match from ``seed``; the computer moves first if it deals. [session, events].
+   * @param {string} id
+   * @param {unknown} rulesMapping
+   * @param {string} difficulty
+   * @param {Seed} seed
+   * @param {Readonly<DeviceExpert>} [expert]
+   * @returns {[LocalSession, GameEvent[]]}
+   */
   static start(id, rulesMapping, difficulty, seed, expert = DEVICE_EXPERT) {
     if (!DIFFICULTIES.includes(difficulty)) {
       throw new LocalError(422, `unknown difficulty ${JSON.stringify(difficulty)}; choose one of ${DIFFICULTIES.join(", ")}`);
@@ -127,7 +220,12 @@ export class LocalSession {
     return [session, events];
   }
 
-  /** The session a stored record describes, replayed action by action. */
+  /**
+   * The session a stored record describes, replayed action by action.
+   * @param {PracticeRecord} record
+   * @param {Readonly<DeviceExpert>} [expert]
+   * @returns {LocalSession}
+   */
   static restore(record, expert = DEVICE_EXPERT) {
     const rules = checkedRules(record.rules);
     const match = new Match(rules, record.seed);
@@ -135,7 +233,10 @@ export class LocalSession {
     return new LocalSession(record.id, record.difficulty, record.seed, match, Boolean(record.resigned), expert);
   }
 
-  /** The record to store: everything the match is. */
+  /**
+   * The record to store: everything the match is.
+   * @returns {PracticeRecord}
+   */
   get record() {
     return {
       id: this.id,
@@ -147,10 +248,12 @@ export class LocalSession {
     };
   }
 
+  /** @returns {ActionJson[]} */
   get actions() {
     return this.match.actions.map(actionToJson);
   }
 
+  /** @returns {string} */
   get status() {
     if (this.resigned) return RESIGNED;
     if (!this.match.isOver) return PLAYING;
@@ -167,7 +270,12 @@ export class LocalSession {
     return this.match.actions.length + (this.resigned ? 1 : 0);
   }
 
-  /** Apply the person's action (record form), then the computer's; the events. */
+  /**
+   * Apply the person's action (record form), then the computer's; the events.
+   * @param {unknown} data
+   * @param {unknown} version the state the action answers
+   * @returns {GameEvent[]}
+   */
   act(data, version) {
     if (this.status !== PLAYING) throw new LocalError(409, `the match is over (${this.status})`);
     if (version !== this.version) {
@@ -192,14 +300,20 @@ export class LocalSession {
     return events;
   }
 
-  /** The person gives the match up: a loss, whatever the totals say. */
+  /**
+   * The person gives the match up: a loss, whatever the totals say.
+   * @returns {GameEvent[]}
+   */
   resign() {
     if (this.status !== PLAYING) throw new LocalError(409, `the match is over (${this.status})`);
     this.resigned = true;
     return [{ type: "match-over", totals: [...this.match.totals], winner: COMPUTER, resigned: true }];
   }
 
-  /** The computer's player for the move at hand, seeded from the game and the move. */
+  /**
+   * The computer's player for the move at hand, seeded from the game and the move.
+   * @returns {import("./players.js").Player}
+   */
   computer() {
     const seed = BigInt(this.seed) ^ 0x5eedn ^ (BigInt(this.version) << 48n);
     const options = this.difficulty === "expert" ? { ...this.expert } : {};
@@ -223,7 +337,9 @@ export class LocalSession {
     return reviewJson(record, HUMAN, REVIEW_ROLLOUTS);
   }
 
+  /** @returns {GameEvent[]} */
   computerMoves() {
+    /** @type {GameEvent[]} */
     const events = [];
     while (!this.match.isOver && this.match.turn === COMPUTER) {
       const action = this.computer().choose(this.match.observation(COMPUTER));
@@ -232,22 +348,33 @@ export class LocalSession {
     return events;
   }
 
+  /**
+   * @param {Action} action
+   * @param {number} seat
+   * @returns {GameEvent[]}
+   */
   apply(action, seat) {
     const game = this.match.round;
     const seen = game.history.length;
     const roundNumber = this.match.roundNumber;
     this.match.apply(action);
+    /** @type {GameEvent[]} */
     const events = [];
     if (action === KOIKOI) events.push({ type: "koikoi", seat, multipliers: multipliers(game.rules.multiplier, game.calls) });
     else if (action === STOP) events.push({ type: "stop", seat });
-    for (const move of game.history.slice(seen)) events.push(moveEvent(...move));
+    for (const move of game.history.slice(seen)) events.push(moveEvent(move));
     if (game.phase === Phase.DECISION) events.push({ type: "yaku", seat: game.turn, yaku: game.yaku(game.turn) });
     if (game.isOver) events.push(...this.roundOverEvents(roundNumber));
     return events;
   }
 
+  /**
+   * @param {number} roundNumber
+   * @returns {GameEvent[]}
+   */
   roundOverEvents(roundNumber) {
     const match = this.match;
+    /** @type {GameEvent[]} */
     const events = [];
     for (let number = roundNumber; number <= match.results.length; number++) {
       events.push(roundOverEvent(number, match.results[number - 1], match.rules));
@@ -258,11 +385,14 @@ export class LocalSession {
   }
 }
 
-/** The state as the person's seat sees it (views.state_json). */
+/**
+ * The state as the person's seat sees it (views.state_json).
+ * @param {LocalSession} session
+ */
 export function stateJson(session) {
   const match = session.match;
   const obs = match.observation(HUMAN);
-  const view = obs.match;
+  const view = /** @type {import("./match.js").MatchView} */ (obs.match);
   const rules = obs.rules;
   const own = obs.calls[HUMAN];
   const theirs = obs.calls[1 - HUMAN];
@@ -293,14 +423,14 @@ export function stateJson(session) {
     your_turn: toMove,
     turn: obs.turn,
     dealer: obs.dealer,
-    hand: slugs(obs.hand[0], obs.hand[1]),
+    hand: obs.hand.slugs(),
     opponent_hand: obs.opponentHandSize,
-    field: slugs(obs.field[0], obs.field[1]),
+    field: obs.field.slugs(),
     stock: obs.stockSize,
     pending: obs.pendingCard === null ? null : SLUGS[obs.pendingCard],
     choices: legal.filter((a) => a >= CAPTURE_BASE && a < KOIKOI).map((a) => SLUGS[a - CAPTURE_BASE]),
     legal: legal.map(actionToJson),
-    captured: [pileJson(c0[0], c0[1]), pileJson(c1[0], c1[1])],
+    captured: [pileJson(c0), pileJson(c1)],
     yaku: [obs.yaku[0], obs.yaku[1]],
     yaku_totals: totals,
     progress: [progress(c0, c1, rules, obs.month), progress(c1, c0, rules, obs.month)],
@@ -322,7 +452,11 @@ export function stateJson(session) {
   };
 }
 
-/** A match in progress, as a line of the list of games to resume (views.summary_json). */
+/**
+ * A match in progress, as a line of the list of games to resume (views.summary_json).
+ * @param {LocalSession} session
+ * @param {unknown} updated
+ */
 export function summaryJson(session, updated) {
   const view = session.match.view();
   return {
@@ -339,43 +473,49 @@ export function summaryJson(session, updated) {
 
 /** The whole table of a finished match, moved along by its events. */
 class Table {
+  /** @param {Round} game a round as dealt */
   constructor(game) {
+    /** @type {[CardSet, CardSet]} */
     this.hands = [game.hand(0), game.hand(1)];
-    this.field = [game.fieldLo, game.fieldHi];
+    this.field = game.field.copy();
     this.stock = game.stock.length - game.stockPos;
-    this.captured = [
-      [0, 0],
-      [0, 0],
-    ];
+    /** @type {[CardSet, CardSet]} */
+    this.captured = [new CardSet(0, 0), new CardSet(0, 0)];
   }
 
-  move(seat, source, card, lo, hi) {
-    const half = card < 24 ? 0 : 1;
-    const bit = 1 << card % 24;
-    if (source === "play") this.hands[seat][half] &= ~bit;
+  /** @param {Readonly<Move>} move */
+  move({ seat, source, card, captured }) {
+    if (source === "play") this.hands[seat].remove(card);
     else this.stock -= 1;
-    if (lo || hi) {
-      this.field = [this.field[0] & ~lo, this.field[1] & ~hi];
-      const pile = this.captured[seat];
-      pile[0] |= lo;
-      pile[1] |= hi;
-      pile[half] |= bit;
+    if (!captured.isEmpty()) {
+      this.field = this.field.minus(captured);
+      this.captured[seat].addAll(captured).add(card);
     } else {
-      this.field[half] |= bit;
+      this.field.add(card);
     }
   }
 }
 
-/** A finished match step by step, every card face up (views.replay_json). */
+/**
+ * A finished match step by step, every card face up (views.replay_json).
+ * @param {LocalSession} session
+ * @param {string | null} [player]
+ */
 export function replayJson(session, player = null) {
   const match = new Match(session.match.rules, session.seed);
+  /** @type {object[]} */
   const steps = [];
   const totals = [match.startingPoints, match.startingPoints];
   let table = new Table(match.round);
+  /** @type {Round | null} */
   let current = null;
   let seen = 0;
   let booked = 0;
 
+  /**
+   * @param {{type: string, [key: string]: unknown}} event
+   * @param {number | null} [number]
+   */
   const step = (event, number = null) => {
     const shown = current || match.round;
     steps.push({
@@ -384,10 +524,10 @@ export function replayJson(session, player = null) {
       actions: match.actions.length,
       dealer: shown.dealer,
       event,
-      hands: [slugs(...table.hands[0]), slugs(...table.hands[1])],
-      field: slugs(...table.field),
+      hands: [table.hands[0].slugs(), table.hands[1].slugs()],
+      field: table.field.slugs(),
       stock: table.stock,
-      captured: [pileJson(...table.captured[0]), pileJson(...table.captured[1])],
+      captured: [pileJson(table.captured[0]), pileJson(table.captured[1])],
       totals: [...totals],
     });
   };
@@ -395,8 +535,8 @@ export function replayJson(session, player = null) {
   const follow = () => {
     if (current !== null) {
       for (const move of current.history.slice(seen)) {
-        table.move(...move);
-        step(moveEvent(...move));
+        table.move(move);
+        step(moveEvent(move));
       }
       seen = current.history.length;
     }
@@ -444,15 +584,17 @@ export function replayJson(session, player = null) {
 // Reviews made in this worker, by record: a finished match does not change, and a review
 // costs a second or two. The page's store keeps records only (a record answered
 // back would be stored as a match in progress), so the reviews live as the worker does.
+/** @type {Map<string, ReturnType<LocalSession["review"]>>} */
 const REVIEWS = new Map();
 const REVIEWS_KEPT = 8;
 
+/** @param {LocalSession} session */
 function reviewOf(session) {
   const key = JSON.stringify(session.record);
   let found = REVIEWS.get(key);
   if (found === undefined) {
     found = session.review();
-    if (REVIEWS.size >= REVIEWS_KEPT) REVIEWS.delete(REVIEWS.keys().next().value);
+    if (REVIEWS.size >= REVIEWS_KEPT) REVIEWS.delete(/** @type {string} */ (REVIEWS.keys().next().value));
     REVIEWS.set(key, found);
   }
   return found;
@@ -464,12 +606,15 @@ function reviewOf(session) {
  *   create {id, difficulty, rules, seed?}   act {record, action, version}
  *   state {record}   resign {record}   replay {record, player?}   summary {record, updated}
  *   hint {record}: {version, hint, risk}   review {record}: the review (a finished match)
+ * @param {LocalRequest} message
+ * @param {Readonly<DeviceExpert>} [expert]
+ * @returns {{body: unknown, record?: PracticeRecord}}
  */
 export function handle(message, expert = DEVICE_EXPERT) {
   const { op } = message;
   if (op === "create") {
     const seed = message.seed ?? freshSeed();
-    const [session, events] = LocalSession.start(message.id, message.rules ?? { preset: "classic" }, message.difficulty ?? "normal", seed, expert);
+    const [session, events] = LocalSession.start(/** @type {string} */ (message.id), message.rules ?? { preset: "classic" }, message.difficulty ?? "normal", seed, expert);
     return { body: { state: stateJson(session), events }, record: session.record };
   }
   if (!message.record) throw new LocalError(404, "no such practice match on this device");

@@ -1,3 +1,4 @@
+// @ts-check
 // A match: rounds with a dealer, running totals and an end (docs/rules.md §5, §6; match.py).
 //
 // Driven one action at a time, like a round: apply() forwards to the current round and,
@@ -10,12 +11,35 @@ import { PyRandom } from "./random.js";
 import { Phase, Round, shuffledDeck } from "./round.js";
 import { DrawDealer, FirstDealer, NextDealer } from "./rules.js";
 
-/** Round r (1-based) is played in month ((r - 1) mod 12) + 1. */
+/** @typedef {import("./rules.js").RuleSet} RuleSet */
+/** @typedef {import("./random.js").Seed} Seed */
+/** @typedef {import("./round.js").Action} Action */
+/** @typedef {import("./round.js").Observation} Observation */
+/** @typedef {import("./round.js").RoundResult} RoundResult */
+/**
+ * The match around a round, as both players see it (match.py's MatchView).
+ * @typedef {object} MatchView
+ * @property {number} roundNumber the current round, 1-based
+ * @property {number} rounds the rounds the match has at most
+ * @property {readonly number[]} totals each seat's total so far
+ * @property {number} targetScore a total that ends the match (0: none)
+ * @property {number} roundsLeft the rounds still to deal after this one
+ */
+
+/**
+ * Round r (1-based) is played in month ((r - 1) mod 12) + 1.
+ * @param {number} roundNumber
+ * @returns {number}
+ */
 export function monthOfRound(roundNumber) {
   return ((roundNumber - 1) % 12) + 1;
 }
 
-/** first_dealer = card-draw: each seat draws a card, the earlier month deals. */
+/**
+ * first_dealer = card-draw: each seat draws a card, the earlier month deals.
+ * @param {PyRandom} rng
+ * @returns {number} the dealer
+ */
 export function drawForDealer(rng) {
   // Seat 0 draws first; on the same month both draw again from a fresh deck.
   for (;;) {
@@ -29,15 +53,23 @@ export function drawForDealer(rng) {
 /**
  * What a round ending with ``points`` adds to each seat's total: its points, or zero-sum
  * (starting_points) its points less what the other seat scored (match.py's round_gains).
+ * @param {readonly number[]} points
+ * @param {boolean} zeroSum
+ * @returns {readonly [number, number]}
  */
 export function roundGains(points, zeroSum) {
-  return zeroSum ? [points[0] - points[1], points[1] - points[0]] : points;
+  return zeroSum ? [points[0] - points[1], points[1] - points[0]] : [points[0], points[1]];
 }
 
 /**
  * Whether a match stands over at ``totals`` with ``roundsLeft`` rounds still to deal:
  * none left, a seat at the target score (0: none), or zero-sum, a seat left with no
  * points (match.py's match_ends).
+ * @param {readonly number[]} totals
+ * @param {number} roundsLeft
+ * @param {number} targetScore
+ * @param {boolean} zeroSum
+ * @returns {boolean}
  */
 export function matchEnds(totals, roundsLeft, targetScore, zeroSum) {
   return (
@@ -51,9 +83,14 @@ export function matchEnds(totals, roundsLeft, targetScore, zeroSum) {
  * Each seat's match total after a round ending with ``points``, and whether the match
  * ends with that round, as Match books it: [totals, over] (match.py's totals_after,
  * what a player can work out from its view of the match).
+ * @param {MatchView} match
+ * @param {readonly number[]} points
+ * @param {boolean} zeroSum
+ * @returns {[[number, number], boolean]}
  */
 export function totalsAfter(match, points, zeroSum) {
   const gains = roundGains(points, zeroSum);
+  /** @type {[number, number]} */
   const totals = [match.totals[0] + gains[0], match.totals[1] + gains[1]];
   return [totals, matchEnds(totals, match.roundsLeft, match.targetScore, zeroSum)];
 }
@@ -65,40 +102,58 @@ export function totalsAfter(match, points, zeroSum) {
  * A given deal (Match.single) is one round, and none of these apply.
  */
 export class Match {
-  /** A match dealt from a seed (a number or a BigInt >= 0). */
+  /**
+   * A match dealt from a seed (a number or a BigInt >= 0); Match.single makes one of a
+   * given deal.
+   * @param {RuleSet} rules
+   * @param {Seed} seed
+   */
   constructor(rules, seed) {
     const rng = new PyRandom(seed);
-    this.begin(rules, seed, rng);
+    this.rules = rules;
+    /** The seed it was dealt from (null: a given deal). @type {Seed | null} */
+    this.seed = seed;
+    /** Where its deals come from (null: a given deal, which deals nothing more). @type {PyRandom | null} */
+    this.rng = rng;
+    /** @type {RoundResult[]} */
+    this.results = [];
+    /** Each seat's total. @type {[number, number]} */
     this.totals = [rules.starting_points, rules.starting_points];
+    /** Every action taken, in order. @type {Action[]} */
+    this.actions = [];
     let dealer;
     if (rules.first_dealer === FirstDealer.SEAT_0) dealer = 0;
     else if (rules.first_dealer === FirstDealer.CARD_DRAW) dealer = drawForDealer(rng);
     else dealer = rng.randbelow(2);
+    /** The current round (the last one once the match is over). */
     this.round = this.dealRound(dealer);
     this.bookIfOver();
   }
 
-  /** A match of one round that has just been dealt (recorded as a given deal). */
+  /**
+   * A match of one round that has just been dealt (recorded as a given deal).
+   * @param {Round} round
+   * @returns {Match}
+   */
   static single(round) {
-    const game = Object.create(Match.prototype);
-    game.begin(round.rules, null, null);
+    const game = /** @type {Match} */ (Object.create(Match.prototype));
+    game.rules = round.rules;
+    game.seed = null;
+    game.rng = null;
+    game.results = [];
+    game.totals = [0, 0];
+    game.actions = [];
     game.round = round;
     game.bookIfOver();
     return game;
   }
 
-  begin(rules, seed, rng) {
-    this.rules = rules;
-    this.seed = seed;
-    this.rng = rng; // null: a given deal, which deals nothing more
-    this.results = [];
-    this.totals = [0, 0];
-    this.actions = [];
-  }
-
   // -- state ---------------------------------------------------------------------------
 
-  /** The given deal in record form; null for a seeded match. */
+  /**
+   * The given deal in record form; null for a seeded match.
+   * @returns {ReturnType<Round["dealJson"]> | null}
+   */
   get deal() {
     return this.rng !== null ? null : this.round.dealJson();
   }
@@ -117,6 +172,7 @@ export class Match {
    * What a finished round adds to each seat's total: its points, or with
    * starting_points (zero-sum) its points less what the other seat scored.
    */
+  /** @param {RoundResult} result */
   gains(result) {
     return roundGains(result.points, Boolean(this.startingPoints));
   }
@@ -125,13 +181,19 @@ export class Match {
     return this.round.phase === Phase.OVER && !this.continues();
   }
 
-  /** The seat with the higher total once the match is over; null for a tie. */
+  /**
+   * The seat with the higher total once the match is over; null for a tie.
+   * @returns {number | null}
+   */
   get winner() {
     if (!this.isOver || this.totals[0] === this.totals[1]) return null;
     return this.totals[0] > this.totals[1] ? 0 : 1;
   }
 
-  /** The match around the current round, as both players see it. */
+  /**
+   * The match around the current round, as both players see it.
+   * @returns {MatchView}
+   */
   view() {
     const given = this.rng === null;
     const roundNumber = this.roundNumber;
@@ -145,10 +207,16 @@ export class Match {
     };
   }
 
+  /**
+   * What ``seat`` sees of the current round, the match around it included.
+   * @param {number} seat
+   * @returns {Observation}
+   */
   observation(seat) {
     return this.round.observation(seat, this.view());
   }
 
+  /** @returns {Action[]} */
   legalActions() {
     return this.isOver ? [] : this.round.legalActions();
   }
@@ -159,7 +227,10 @@ export class Match {
 
   // -- moves ---------------------------------------------------------------------------
 
-  /** Apply an action of the current round; when it ends, book it and deal on. */
+  /**
+   * Apply an action of the current round; when it ends, book it and deal on.
+   * @param {Action} action
+   */
   apply(action) {
     const game = this.round;
     game.apply(action);
@@ -176,7 +247,7 @@ export class Match {
   bookIfOver() {
     // Rounds can end without an action (hand yaku), so keep dealing until one is live.
     while (this.round.isOver) {
-      const result = this.round.result;
+      const result = /** @type {RoundResult} */ (this.round.result);
       this.results.push(result);
       const won = this.gains(result);
       this.totals[0] += won[0];
@@ -186,6 +257,10 @@ export class Match {
     }
   }
 
+  /**
+   * @param {RoundResult} result
+   * @returns {number}
+   */
   nextDealer(result) {
     const dealer = this.round.dealer;
     if (result.winner === null) return this.rules.draw_dealer === DrawDealer.KEEP ? dealer : 1 - dealer;
@@ -193,8 +268,9 @@ export class Match {
     return 1 - dealer;
   }
 
+  /** @param {number} dealer */
   dealRound(dealer) {
     const month = monthOfRound(this.results.length + 1);
-    return Round.deal(this.rules, this.rng, dealer, month);
+    return Round.deal(this.rules, /** @type {PyRandom} */ (this.rng), dealer, month);
   }
 }

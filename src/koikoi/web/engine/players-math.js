@@ -1,3 +1,4 @@
+// @ts-check
 // The error function, as the expert's match value needs it (expert.py's normal_cdf),
 // computed as Python computes it, to the last bit.
 //
@@ -62,19 +63,27 @@ const TINY = 1e-300;
 
 const WORDS = new DataView(new ArrayBuffer(8));
 
+/** @param {number} x */
 function highWord(x) {
   WORDS.setFloat64(0, x);
   return WORDS.getInt32(0);
 }
 
-/** ``x`` with the low 32 bits of its representation cleared (SET_LOW_WORD(z, 0)). */
+/**
+ * ``x`` with the low 32 bits of its representation cleared (SET_LOW_WORD(z, 0)).
+ * @param {number} x
+ */
 function lowWordCleared(x) {
   WORDS.setFloat64(0, x);
   WORDS.setUint32(4, 0);
   return WORDS.getFloat64(0);
 }
 
-/** erf(x), as glibc's s_erf.c computes it. */
+/**
+ * erf(x), as glibc's s_erf.c computes it.
+ * @param {number} x
+ * @returns {number}
+ */
 export function erf(x) {
   const hx = highWord(x);
   const ix = hx & 0x7fffffff;
@@ -250,7 +259,10 @@ const TAILS = [
   -5.241934575393899e-17, 2.0414278897578303e-17, 4.124842848606488e-18,
 ];
 
-/** 2**e as a double, for -1022 <= e <= 1023 (exact: built from its bits). */
+/**
+ * 2**e as a double, for -1022 <= e <= 1023 (exact: built from its bits).
+ * @param {number} e
+ */
 function pow2(e) {
   WORDS.setUint32(0, (e + 1023) << 20);
   WORDS.setUint32(4, 0);
@@ -263,6 +275,8 @@ const TWO_M54 = 5.551115123125783e-17; // 2**-54
  * exp(x) as glibc's exp computes it with FMA (the ifunc x86-64 picks on an FMA CPU).
  * Outside |x| < 512 (never met by erf, whose arguments stay within -37 and 1) it falls
  * back to Math.exp, which may differ in the last bit.
+ * @param {number} x
+ * @returns {number}
  */
 export function exp(x) {
   const ax = Math.abs(x);
@@ -282,7 +296,11 @@ export function exp(x) {
 
 // -- a fused multiply-add, exactly -----------------------------------------------------
 
-/** [m, e] with x = m * 2**e exactly, m a BigInt (x finite). */
+/**
+ * [m, e] with x = m * 2**e exactly, m a BigInt (x finite).
+ * @param {number} x
+ * @returns {[bigint, number]}
+ */
 function decompose(x) {
   WORDS.setFloat64(0, x);
   const hi = WORDS.getUint32(0);
@@ -297,7 +315,11 @@ function decompose(x) {
   return [hi >>> 31 ? -m : m, e];
 }
 
-/** m * 2**e rounded once to the nearest double (ties to even); normal results only. */
+/**
+ * m * 2**e rounded once to the nearest double (ties to even); normal results only.
+ * @param {bigint} m
+ * @param {number} e
+ */
 function roundScaled(m, e) {
   const negative = m < 0n;
   let a = negative ? -m : m;
@@ -316,7 +338,13 @@ function roundScaled(m, e) {
   return negative ? -value : value;
 }
 
-/** a * b + c with one rounding, as C's fma(); finite, normal results only. */
+/**
+ * a * b + c with one rounding, as C's fma(); finite, normal results only.
+ * @param {number} a
+ * @param {number} b
+ * @param {number} c
+ * @returns {number}
+ */
 export function fma(a, b, c) {
   const product = a * b;
   if (product === 0 || c === 0 || !Number.isFinite(product) || !Number.isFinite(c)) {
@@ -338,10 +366,15 @@ export function fma(a, b, c) {
 // -- the normal distribution -----------------------------------------------------------
 
 const SQRT2 = Math.sqrt(2.0);
+/** @type {Map<number, number>} */
 const CDF = new Map();
 const CDF_CACHE = 1 << 16;
 
-/** expert.py's normal_cdf: 0.5 * (1 + erf(x / sqrt(2))), remembered per argument. */
+/**
+ * expert.py's normal_cdf: 0.5 * (1 + erf(x / sqrt(2))), remembered per argument.
+ * @param {number} x
+ * @returns {number}
+ */
 export function normalCdf(x) {
   let value = CDF.get(x);
   if (value === undefined) {

@@ -1,3 +1,4 @@
+// @ts-check
 // What a seat may see, as the computer players read it: the engine protocol's JSON
 // observation (README, "The engine protocol") made into the object Round.observation()
 // gives in the browser, and checked on the way, so that a player is never handed a
@@ -7,13 +8,21 @@
 // (the opponent's hand and the stock) it holds only how many there are: the JSON has
 // nothing more, and anything else a JSON line carries is not copied.
 
-import { BIT_OF, CARD_COUNT, HALF_OF, MONTH_BITS_OF, SLUGS, UnknownCardError, cardFromSlug, cardsFromSlugs, ids, popcount } from "./cards.js";
-import { CAPTURE_BASE, KOIKOI, Phase, STOP, actionFromJson } from "./round.js";
+import { CARD_COUNT, CardSet, UnknownCardError, cardFromSlug, cardsFromSlugs } from "./cards.js";
+import { Phase, actionFromJson, legalMoves } from "./round.js";
 import { RuleSet, RulesError } from "./rules.js";
 import { dictItems, isDict, shortRepr } from "./pytext.js";
 
+/** @typedef {import("./round.js").Observation} Observation */
+/** @typedef {import("./round.js").Move} Move */
+/** @typedef {import("./round.js").Source} Source */
+/** @typedef {import("./yaku.js").Yaku} Yaku */
+/** @typedef {import("./match.js").MatchView} MatchView */
+/** @typedef {import("./pytext.js").Dict} Dict */
+
 /** A JSON observation that cannot stand: the message says what is wrong. */
 export class ObservationError extends Error {
+  /** @param {string} message */
   constructor(message) {
     super(message);
     this.name = "ObservationError";
@@ -43,19 +52,38 @@ export const OBSERVATION_KEYS = Object.freeze([
   "match",
 ]);
 
+/** @type {ReadonlySet<unknown>} */
 const PHASES = new Set([Phase.PLAY, Phase.HAND_CHOICE, Phase.DRAW_CHOICE, Phase.DECISION]);
+/** @type {ReadonlySet<unknown>} */
 const SOURCES = new Set(["play", "draw"]);
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function fail(message) {
   throw new ObservationError(`observation: ${message}`);
 }
 
+/**
+ * A dict's value at ``key``; a missing one is an ObservationError.
+ * @param {Dict} data
+ * @param {string} key
+ * @returns {unknown}
+ */
 function get(data, key) {
   const value = data instanceof Map ? data.get(key) : Object.hasOwn(data, key) ? data[key] : undefined;
   if (value === undefined) fail(`${shortRepr(key)} is missing`);
   return value;
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @param {number} low
+ * @param {number} high
+ * @returns {number}
+ */
 function int(value, what, low, high) {
   if (typeof value !== "number" || !Number.isSafeInteger(value) || value < low || value > high) {
     fail(`${what} must be an integer from ${low} to ${high}, not ${shortRepr(value)}`);
@@ -63,10 +91,20 @@ function int(value, what, low, high) {
   return value;
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ */
 function seat(value, what) {
   return int(value, what, 0, 1);
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @param {number | null} [length]
+ * @returns {unknown[]}
+ */
 function list(value, what, length = null) {
   if (!Array.isArray(value) || (length !== null && value.length !== length)) {
     fail(`${what} must be a list${length === null ? "" : ` of ${length}`}, not ${shortRepr(value)}`);
@@ -74,17 +112,27 @@ function list(value, what, length = null) {
   return value;
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {CardSet}
+ */
 function cards(value, what) {
-  list(value, what);
-  if (!value.every((slug) => typeof slug === "string")) fail(`${what} must be a list of card slugs, not ${shortRepr(value)}`);
+  const slugs = list(value, what);
+  if (!slugs.every((slug) => typeof slug === "string")) fail(`${what} must be a list of card slugs, not ${shortRepr(value)}`);
   try {
-    return cardsFromSlugs(value);
+    return cardsFromSlugs(slugs);
   } catch (error) {
     if (error instanceof UnknownCardError) fail(`${what}: ${error.message}`);
     throw error;
   }
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {number}
+ */
 function card(value, what) {
   try {
     return cardFromSlug(value);
@@ -94,9 +142,15 @@ function card(value, what) {
   }
 }
 
-/** A yaku dict {key: points} as a plain object, in its order. */
+/**
+ * A yaku dict {key: points} as a plain object, in its order.
+ * @param {unknown} value
+ * @param {string} what
+ * @returns {Yaku}
+ */
 function yakuOf(value, what) {
   if (!isDict(value)) fail(`${what} must be a dict of yaku points, not ${shortRepr(value)}`);
+  /** @type {Yaku} */
   const yaku = {};
   for (const [key, points] of dictItems(value)) {
     if (typeof key !== "string") fail(`${what} has a key that is not a string: ${shortRepr(key)}`);
@@ -105,26 +159,13 @@ function yakuOf(value, what) {
   return yaku;
 }
 
-function bitOf(id) {
-  return HALF_OF[id] ? [0, BIT_OF[id]] : [BIT_OF[id], 0];
-}
-
 /** The mover's legal actions from what it sees, as round.py's _legal_moves lists them. */
-export function legalFromState(phase, rules, hand, field, pending) {
-  if (phase === Phase.PLAY) {
-    const held = ids(hand[0], hand[1]);
-    if (rules.forced_capture) {
-      const matching = held.filter((c) => (HALF_OF[c] ? field[1] : field[0]) & MONTH_BITS_OF[c]);
-      if (matching.length) return matching;
-    }
-    return held;
-  }
-  if (phase === Phase.DECISION) return [KOIKOI, STOP];
-  const half = HALF_OF[pending];
-  const matches = (half ? field[1] : field[0]) & MONTH_BITS_OF[pending];
-  return (half ? ids(0, matches) : ids(matches, 0)).map((c) => CAPTURE_BASE + c);
-}
+export const legalFromState = legalMoves;
 
+/**
+ * @param {unknown} value
+ * @returns {MatchView | null}
+ */
 function matchView(value) {
   if (value === null) return null;
   if (!isDict(value)) fail(`'match' must be a dict or null, not ${shortRepr(value)}`);
@@ -140,10 +181,15 @@ function matchView(value) {
 // Rule sets already read, by their JSON: every observation of a game repeats the same
 // rules, and one RuleSet object keeps its compiled scorer (yaku.js's scorerFor) and the
 // players' tables (keyed by the rule set) from being built anew for every decision.
+/** @type {Map<string, RuleSet>} */
 const RULE_SETS = new Map();
 const RULE_SETS_KEPT = 64;
 
-/** A cache key for a rules mapping; null for one that holds anything but flat values. */
+/**
+ * A cache key for a rules mapping; null for one that holds anything but flat values.
+ * @param {unknown} data
+ * @returns {string | null}
+ */
 function rulesKey(data) {
   if (!isDict(data)) return null;
   const parts = [];
@@ -156,6 +202,10 @@ function rulesKey(data) {
   return parts.join(";");
 }
 
+/**
+ * @param {unknown} data
+ * @returns {RuleSet}
+ */
 function rulesOf(data) {
   const key = rulesKey(data);
   const known = key === null ? undefined : RULE_SETS.get(key);
@@ -179,6 +229,8 @@ function rulesOf(data) {
  * JSON.parse reads it). Throws ObservationError (or RulesError for the rules) when it
  * cannot stand: unknown cards, a card in two places, sizes that do not add up, legal
  * actions other than those the state allows, or a decision that is not this seat's.
+ * @param {unknown} data
+ * @returns {Readonly<Observation>}
  */
 export function observationFromJson(data) {
   if (!isDict(data)) fail(`must be a dict, not ${shortRepr(data)}`);
@@ -186,12 +238,14 @@ export function observationFromJson(data) {
   const own = seat(get(data, "seat"), "'seat'");
   const turn = seat(get(data, "turn"), "'turn'");
   const dealer = seat(get(data, "dealer"), "'dealer'");
-  const phase = get(data, "phase");
-  if (!PHASES.has(phase)) fail(`'phase' must be one of ${[...PHASES].join(", ")}, not ${shortRepr(phase)}`);
+  const phaseData = get(data, "phase");
+  if (!PHASES.has(phaseData)) fail(`'phase' must be one of ${[...PHASES].join(", ")}, not ${shortRepr(phaseData)}`);
+  const phase = /** @type {Observation["phase"]} */ (phaseData);
   const month = int(get(data, "month"), "'month'", 0, 12);
   const hand = cards(get(data, "hand"), "'hand'");
   const field = cards(get(data, "field"), "'field'");
   const piles = list(get(data, "captured"), "'captured'", 2);
+  /** @type {[CardSet, CardSet]} */
   const captured = [cards(piles[0], "'captured'[0]"), cards(piles[1], "'captured'[1]")];
   const opponentHandSize = int(get(data, "opponent_hand"), "'opponent_hand'", 0, CARD_COUNT);
   const stockSize = int(get(data, "stock"), "'stock'", 0, CARD_COUNT);
@@ -199,21 +253,20 @@ export function observationFromJson(data) {
   const pendingCard = pendingSlug === null ? null : card(pendingSlug, "'pending'");
 
   // Every card is in one place, and the unseen ones are the opponent's hand and the stock.
-  let seenLo = 0;
-  let seenHi = 0;
+  const seen = new CardSet(0, 0);
+  /** @type {[string, CardSet][]} */
   const places = [
     ["'hand'", hand],
     ["'field'", field],
     ["'captured'[0]", captured[0]],
     ["'captured'[1]", captured[1]],
   ];
-  if (pendingCard !== null) places.push(["'pending'", bitOf(pendingCard)]);
-  for (const [what, [lo, hi]] of places) {
-    if (seenLo & lo || seenHi & hi) fail(`${what} holds card(s) shown elsewhere too: ${ids(seenLo & lo, seenHi & hi).map((c) => SLUGS[c]).join(", ")}`);
-    seenLo |= lo;
-    seenHi |= hi;
+  if (pendingCard !== null) places.push(["'pending'", CardSet.card(pendingCard)]);
+  for (const [what, place] of places) {
+    if (seen.intersects(place)) fail(`${what} holds card(s) shown elsewhere too: ${seen.intersect(place).slugs().join(", ")}`);
+    seen.addAll(place);
   }
-  const unseen = CARD_COUNT - popcount(seenLo) - popcount(seenHi);
+  const unseen = CARD_COUNT - seen.count();
   if (unseen !== opponentHandSize + stockSize) {
     fail(`${unseen} cards are out of sight, but 'opponent_hand' + 'stock' is ${opponentHandSize + stockSize}`);
   }
@@ -233,17 +286,26 @@ export function observationFromJson(data) {
       throw error;
     }
   });
-  const allowed = legalFromState(phase, rules, hand, field, pendingCard);
+  const allowed = legalMoves(phase, rules, hand, field, pendingCard ?? -1);
   const same = legalActions.length === allowed.length && new Set(legalActions).size === allowed.length && legalActions.every((a) => allowed.includes(a));
   if (!legalActions.length || !same) {
     fail(`'legal' ${shortRepr(legalData)} is not what the state allows (${allowed.length} action(s))`);
   }
 
-  const calls = list(get(data, "calls"), "'calls'", 2).map((n, i) => int(n, `'calls'[${i}]`, 0, CARD_COUNT));
+  const callsData = list(get(data, "calls"), "'calls'", 2);
+  /** @type {[number, number]} */
+  const calls = [int(callsData[0], "'calls'[0]", 0, CARD_COUNT), int(callsData[1], "'calls'[1]", 0, CARD_COUNT)];
   const yakuData = list(get(data, "yaku"), "'yaku'", 2);
+  /** @type {[Yaku, Yaku]} */
   const yaku = [yakuOf(yakuData[0], "'yaku'[0]"), yakuOf(yakuData[1], "'yaku'[1]")];
   const decidedData = list(get(data, "decided"), "'decided'", 2);
-  const decided = decidedData.map((entry, i) => (entry === null ? null : yakuOf(entry, `'decided'[${i}]`)));
+  /**
+   * @param {number} i
+   * @returns {Yaku | null}
+   */
+  const decidedOf = (i) => (decidedData[i] === null ? null : yakuOf(decidedData[i], `'decided'[${i}]`));
+  /** @type {[Yaku | null, Yaku | null]} */
+  const decided = [decidedOf(0), decidedOf(1)];
   if (phase === Phase.DECISION && !Object.keys(yaku[turn]).length) fail("a decision with no yaku to decide on");
 
   const history = list(get(data, "history"), "'history'").map((event, i) => {
@@ -251,12 +313,14 @@ export function observationFromJson(data) {
     if (!isDict(event)) fail(`${what} must be a dict, not ${shortRepr(event)}`);
     const source = get(event, "source");
     if (!SOURCES.has(source)) fail(`${what} 'source' must be play or draw, not ${shortRepr(source)}`);
-    return Object.freeze({
+    /** @type {Readonly<Move>} */
+    const move = Object.freeze({
       seat: seat(get(event, "seat"), `${what} 'seat'`),
-      source,
+      source: /** @type {Source} */ (source),
       card: card(get(event, "card"), `${what} 'card'`),
       captured: Object.freeze(cards(get(event, "captured"), `${what} 'captured'`)),
     });
+    return move;
   });
 
   return Object.freeze({
@@ -269,7 +333,7 @@ export function observationFromJson(data) {
     hand: Object.freeze(hand),
     opponentHandSize,
     field: Object.freeze(field),
-    captured: Object.freeze([Object.freeze(captured[0]), Object.freeze(captured[1])]),
+    captured: /** @type {readonly [CardSet, CardSet]} */ (Object.freeze([Object.freeze(captured[0]), Object.freeze(captured[1])])),
     stockSize,
     pendingCard,
     legalActions: Object.freeze(legalActions),
@@ -282,13 +346,13 @@ export function observationFromJson(data) {
   });
 }
 
-/** The cards this seat cannot see (the opponent's hand and the stock), as [lo, hi]. */
+/**
+ * The cards this seat cannot see (the opponent's hand and the stock).
+ * @param {Observation} obs
+ * @returns {CardSet}
+ */
 export function unseenOf(obs) {
-  let lo = obs.hand[0] | obs.field[0] | obs.captured[0][0] | obs.captured[1][0];
-  let hi = obs.hand[1] | obs.field[1] | obs.captured[0][1] | obs.captured[1][1];
-  if (obs.pendingCard !== null) {
-    if (HALF_OF[obs.pendingCard]) hi |= BIT_OF[obs.pendingCard];
-    else lo |= BIT_OF[obs.pendingCard];
-  }
-  return [~lo & 0xffffff, ~hi & 0xffffff];
+  const seen = obs.hand.union(obs.field).addAll(obs.captured[0]).addAll(obs.captured[1]);
+  if (obs.pendingCard !== null) seen.add(obs.pendingCard);
+  return seen.complement();
 }

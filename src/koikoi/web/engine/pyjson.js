@@ -1,3 +1,4 @@
+// @ts-check
 // JSON read as Python's json.loads reads it, errors included, since koikoi replay
 // prints the parser's message for a broken record. JSON.parse differs in what matters
 // here: it rounds integers past 2**53 (seeds may be any size), reads 5.0 as 5 (a rule
@@ -8,8 +9,20 @@
 
 import { PyFloat } from "./pytext.js";
 
+/**
+ * A value json.loads gives: a dict (Map), list (Array), str, int (number, a BigInt past
+ * 2**53), float (PyFloat), bool or None (null); typed as unknown, for its readers to
+ * check (pytext.js's isDict, isInt and the like).
+ * @typedef {unknown} PyValue
+ */
+
 /** json.JSONDecodeError: ``message`` is Python's "MSG: line L column C (char P)". */
 export class JSONDecodeError extends Error {
+  /**
+   * @param {string} msg
+   * @param {string} doc the whole text
+   * @param {number} pos where it failed, in UTF-16 units
+   */
   constructor(msg, doc, pos) {
     // Python counts positions in code points; JavaScript indexes UTF-16 units.
     const before = doc.slice(0, pos);
@@ -36,40 +49,58 @@ const MAX_INT_DIGITS = 4300;
 export const MAX_DEPTH = 975;
 
 class StopIteration {
+  /** @param {number} pos */
   constructor(pos) {
     this.pos = pos;
   }
 }
 
+/** @param {number} c */
 function isWhitespace(c) {
   return c === 32 || c === 9 || c === 10 || c === 13;
 }
 
+/** @param {number} c */
 function isDigit(c) {
   return c >= 48 && c <= 57;
 }
 
+// eslint-disable-next-line no-control-regex -- JSON strings end at a control character
 const PLAIN = /[^"\\\x00-\x1f]*/y;
 
+/** @type {Readonly<Record<string, string>>} */
 const ESCAPES = { '"': '"', "\\": "\\", "/": "/", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t" };
 
+/** @typedef {[PyValue, number]} Scanned a value and the index after it */
+
 class Scanner {
+  /** @param {string} text */
   constructor(text) {
     this.s = text;
     this.depth = 0;
   }
 
+  /**
+   * @param {string} msg
+   * @param {number} pos
+   * @returns {never}
+   */
   fail(msg, pos) {
     throw new JSONDecodeError(msg, this.s, pos);
   }
 
+  /** @param {number} idx */
   skip(idx) {
     const s = this.s;
     while (idx < s.length && isWhitespace(s.charCodeAt(idx))) idx++;
     return idx;
   }
 
-  // scan_once: [value, end]; a StopIteration where no value starts.
+  /**
+   * scan_once: [value, end]; a StopIteration where no value starts.
+   * @param {number} idx
+   * @returns {Scanned}
+   */
   value(idx) {
     const s = this.s;
     if (idx >= s.length) throw new StopIteration(idx);
@@ -90,6 +121,10 @@ class Scanner {
     return this.number(idx);
   }
 
+  /**
+   * @param {number} start
+   * @returns {Scanned}
+   */
   number(start) {
     const s = this.s;
     const end = s.length - 1;
@@ -130,10 +165,16 @@ class Scanner {
     return [BigInt(text), idx];
   }
 
+  /**
+   * A string's value, from just after its opening quote.
+   * @param {number} end
+   * @returns {[string, number]}
+   */
   string(end) {
     const s = this.s;
     const len = s.length;
     const begin = end - 1;
+    /** @type {string[]} */
     const chunks = [];
     for (;;) {
       // The common case, a run of plain characters, found by one regular expression.
@@ -176,6 +217,10 @@ class Scanner {
     }
   }
 
+  /**
+   * @param {number} from
+   * @param {number} end
+   */
   hex4(from, end) {
     const s = this.s;
     let code = 0;
@@ -187,8 +232,13 @@ class Scanner {
     return code;
   }
 
+  /**
+   * @param {number} idx
+   * @returns {Scanned}
+   */
   object(idx) {
     const s = this.s;
+    /** @type {Map<string, PyValue>} */
     const out = new Map();
     idx = this.skip(idx);
     if (idx >= s.length || s[idx] !== "}") {
@@ -209,8 +259,13 @@ class Scanner {
     return [out, idx + 1];
   }
 
+  /**
+   * @param {number} idx
+   * @returns {Scanned}
+   */
   array(idx) {
     const s = this.s;
+    /** @type {PyValue[]} */
     const out = [];
     idx = this.skip(idx);
     if (idx >= s.length || s[idx] !== "]") {
@@ -227,7 +282,11 @@ class Scanner {
   }
 }
 
-/** json.loads(text): a JSONDecodeError, TooManyDigitsError or NestingError when it fails. */
+/**
+ * json.loads(text): a JSONDecodeError, TooManyDigitsError or NestingError when it fails.
+ * @param {string} text
+ * @returns {PyValue}
+ */
 export function loads(text) {
   if (text.startsWith("\ufeff")) throw new JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0);
   const scanner = new Scanner(text);

@@ -1,35 +1,64 @@
+// @ts-check
 // Python's spelling of values, for messages that must read exactly as the Python
 // engine writes them (koikoi replay prints them, and the two engines are compared on
 // their output): repr(), reprlib's short repr, json.dumps(), difflib's close matches
 // and ==. Values are what pyjson.js parses: Map (dict), Array (list), string, number
 // (int), BigInt (an int past 2**53), PyFloat (float), boolean, null (None).
 
+/**
+ * A dict as the engine reads one: a Map (pyjson.js's) or a plain object (JSON.parse's).
+ * @typedef {Map<string, unknown> | {[key: string]: unknown}} Dict
+ */
+
 /** A Python float, kept apart from ints: JSON's 5.0 is a float, and rules refuse it. */
 export class PyFloat {
+  /** @param {number} value */
   constructor(value) {
     this.value = value;
   }
 }
 
+/**
+ * Whether a value is a dict (a Map or a plain object that is no list and no PyFloat).
+ * @param {unknown} value
+ * @returns {value is Dict}
+ */
 export function isDict(value) {
   return value instanceof Map || (value !== null && typeof value === "object" && !Array.isArray(value) && !(value instanceof PyFloat));
 }
 
-/** A dict's items, in insertion order, from a Map or a plain object. */
+/**
+ * A dict's items, in insertion order, from a Map or a plain object.
+ * @param {Dict} value
+ * @returns {[string, unknown][]}
+ */
 export function dictItems(value) {
   return value instanceof Map ? [...value.entries()] : Object.entries(value);
 }
 
-/** Python's int test: true for ints (numbers without a fraction, BigInts), not bools. */
+/**
+ * Python's int test: true for ints (numbers without a fraction, BigInts), not bools.
+ * @param {unknown} value
+ * @returns {value is number | bigint}
+ */
 export function isInt(value) {
   return typeof value === "bigint" || (typeof value === "number" && Number.isInteger(value));
 }
 
-/** A string as code points: Python indexes strings by code point, JavaScript by unit. */
+/**
+ * A string as code points: Python indexes strings by code point, JavaScript by unit.
+ * @param {string} text
+ * @returns {string[]}
+ */
 export function codePoints(text) {
   return Array.from(text);
 }
 
+/**
+ * len() of a str: its code points.
+ * @param {string} text
+ * @returns {number}
+ */
 export function pyLength(text) {
   let n = text.length;
   for (let i = 0; i < text.length; i++) {
@@ -47,16 +76,24 @@ export function pyLength(text) {
 
 const NOT_PRINTABLE = /^[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\p{Zs}]$/u;
 
+/**
+ * @param {number} code
+ * @param {number} digits
+ */
 function hex(code, digits) {
   return code.toString(16).padStart(digits, "0");
 }
 
-/** repr() of a str. */
+/**
+ * repr() of a str.
+ * @param {string} text
+ * @returns {string}
+ */
 export function strRepr(text) {
   const quote = text.includes("'") && !text.includes('"') ? '"' : "'";
   let out = quote;
   for (const ch of text) {
-    const code = ch.codePointAt(0);
+    const code = /** @type {number} */ (ch.codePointAt(0));
     if (ch === quote || ch === "\\") out += "\\" + ch;
     else if (ch === "\t") out += "\\t";
     else if (ch === "\n") out += "\\n";
@@ -71,7 +108,11 @@ export function strRepr(text) {
   return out + quote;
 }
 
-/** repr() of a float: the shortest digits that read back, as Python lays them out. */
+/**
+ * repr() of a float: the shortest digits that read back, as Python lays them out.
+ * @param {number} x
+ * @returns {string}
+ */
 export function floatRepr(x) {
   if (Number.isNaN(x)) return "nan";
   if (x === Infinity) return "inf";
@@ -91,11 +132,16 @@ export function floatRepr(x) {
   return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`;
 }
 
+/** @param {number | bigint} value */
 function intRepr(value) {
   return typeof value === "bigint" ? value.toString() : String(value);
 }
 
-/** repr() of a parsed JSON value. */
+/**
+ * repr() of a parsed JSON value.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function pyRepr(value) {
   if (value === null || value === undefined) return "None";
   if (value === true) return "True";
@@ -105,7 +151,7 @@ export function pyRepr(value) {
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : floatRepr(value);
   if (value instanceof PyFloat) return floatRepr(value.value);
   if (Array.isArray(value)) return `[${value.map(pyRepr).join(", ")}]`;
-  const items = dictItems(value);
+  const items = isDict(value) ? dictItems(value) : [];
   return `{${items.map(([k, v]) => `${pyRepr(k)}: ${pyRepr(v)}`).join(", ")}}`;
 }
 
@@ -118,6 +164,10 @@ const MAX_LONG = 60;
 const MAX_OTHER = 60;
 const FILL = "...";
 
+/**
+ * @param {string} text
+ * @param {number} limit
+ */
 function cutMiddle(text, limit) {
   const points = codePoints(text);
   if (points.length <= limit) return text;
@@ -126,25 +176,36 @@ function cutMiddle(text, limit) {
   return points.slice(0, i).join("") + FILL + points.slice(points.length - j).join("");
 }
 
-function comparePoints(a, b) {
+/**
+ * Python's order of two strings: by code point.
+ * @param {string} a
+ * @param {string} b
+ * @returns {number}
+ */
+export function comparePoints(a, b) {
   const x = codePoints(a);
   const y = codePoints(b);
   for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
+    const d = /** @type {number} */ (x[i].codePointAt(0)) - /** @type {number} */ (y[i].codePointAt(0));
     if (d) return d;
   }
   return x.length - y.length;
 }
 
+/**
+ * @param {unknown} value
+ * @param {number} level
+ * @returns {string}
+ */
 function reprlib(value, level) {
   if (typeof value === "string") {
     const points = codePoints(value);
-    let s = strRepr(points.slice(0, MAX_STRING).join(""));
+    const s = strRepr(points.slice(0, MAX_STRING).join(""));
     if (pyLength(s) > MAX_STRING) {
       const i = Math.max(0, Math.floor((MAX_STRING - 3) / 2));
       const j = Math.max(0, MAX_STRING - 3 - i);
-      s = codePoints(strRepr(points.slice(0, i).join("") + points.slice(points.length - j).join("")));
-      s = s.slice(0, i).join("") + FILL + s.slice(s.length - j).join("");
+      const cut = codePoints(strRepr(points.slice(0, i).join("") + points.slice(points.length - j).join("")));
+      return cut.slice(0, i).join("") + FILL + cut.slice(cut.length - j).join("");
     }
     return s;
   }
@@ -168,11 +229,16 @@ function reprlib(value, level) {
   return cutMiddle(pyRepr(value), MAX_OTHER);
 }
 
+/** @param {bigint} n */
 function bitLengthBig(n) {
   return (n < 0n ? -n : n).toString(2).length;
 }
 
-/** rules.short_repr: repr() cut short, for error messages. */
+/**
+ * rules.short_repr: repr() cut short, for error messages.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function shortRepr(value) {
   if (typeof value === "bigint" && bitLengthBig(value) > 64) {
     const sign = value < 0n ? "-" : "";
@@ -183,6 +249,7 @@ export function shortRepr(value) {
 
 const JSON_PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
 
+/** @param {string} text */
 function jsonString(text) {
   if (JSON_PLAIN.test(text)) return '"' + text + '"';
   let out = '"';
@@ -202,6 +269,7 @@ function jsonString(text) {
   return out + '"';
 }
 
+/** @param {number} x */
 function jsonFloat(x) {
   if (Number.isNaN(x)) return "NaN";
   if (x === Infinity) return "Infinity";
@@ -209,7 +277,11 @@ function jsonFloat(x) {
   return floatRepr(x);
 }
 
-/** json.dumps(value) with Python's defaults: ", " and ": " separators, ASCII only. */
+/**
+ * json.dumps(value) with Python's defaults: ", " and ": " separators, ASCII only.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function jsonDumps(value) {
   if (value === null || value === undefined) return "null";
   if (value === true) return "true";
@@ -219,9 +291,14 @@ export function jsonDumps(value) {
   if (typeof value === "number") return Number.isInteger(value) ? String(value) : jsonFloat(value);
   if (value instanceof PyFloat) return jsonFloat(value.value);
   if (Array.isArray(value)) return `[${value.map(jsonDumps).join(", ")}]`;
-  return `{${dictItems(value).map(([k, v]) => `${jsonString(k)}: ${jsonDumps(v)}`).join(", ")}}`;
+  const items = isDict(value) ? dictItems(value) : [];
+  return `{${items.map(([k, v]) => `${jsonString(k)}: ${jsonDumps(v)}`).join(", ")}}`;
 }
 
+/**
+ * @param {unknown} value
+ * @returns {bigint | number | undefined}
+ */
 function numeric(value) {
   // A comparable form of a Python number: [kind, value] with exact ints as BigInt.
   if (typeof value === "boolean") return BigInt(value ? 1 : 0);
@@ -231,14 +308,19 @@ function numeric(value) {
   return undefined;
 }
 
-/** Python's == between parsed JSON values (1 == 1.0 == True; dicts ignore order). */
+/**
+ * Python's == between parsed JSON values (1 == 1.0 == True; dicts ignore order).
+ * @param {unknown} a
+ * @param {unknown} b
+ * @returns {boolean}
+ */
 export function pyEquals(a, b) {
   const x = numeric(a);
   const y = numeric(b);
   if (x !== undefined || y !== undefined) {
     if (x === undefined || y === undefined) return false;
     if (typeof x === typeof y) return x === y;
-    const [big, float] = typeof x === "bigint" ? [x, y] : [y, x];
+    const [big, float] = typeof x === "bigint" ? [x, /** @type {number} */ (y)] : [/** @type {bigint} */ (y), x];
     return Number.isInteger(float) && BigInt(float) === big;
   }
   if (a === null || b === null) return a === b;
@@ -247,6 +329,7 @@ export function pyEquals(a, b) {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => pyEquals(item, b[i]));
   }
+  if (!isDict(a) || !isDict(b)) return a === b;
   const left = new Map(dictItems(a));
   const right = new Map(dictItems(b));
   if (left.size !== right.size) return false;
@@ -259,12 +342,17 @@ export function pyEquals(a, b) {
 // difflib.get_close_matches, for the did-you-mean of unknown cards and rule keys.
 
 class SequenceMatcher {
+  /** @param {string[]} b */
   constructor(b) {
     this.b = b;
+    /** @type {string[]} */
+    this.a = [];
+    /** @type {Map<string, number[]>} */
     const b2j = new Map();
     b.forEach((elt, i) => {
-      if (!b2j.has(elt)) b2j.set(elt, []);
-      b2j.get(elt).push(i);
+      const indices = b2j.get(elt);
+      if (indices === undefined) b2j.set(elt, [i]);
+      else indices.push(i);
     });
     if (b.length >= 200) {
       // difflib's autojunk: elements in more than 1% of a long sequence are ignored.
@@ -272,20 +360,31 @@ class SequenceMatcher {
       for (const [elt, idxs] of [...b2j]) if (idxs.length > ntest) b2j.delete(elt);
     }
     this.b2j = b2j;
+    /** @type {Map<string, number> | null} */
     this.fullbcount = null;
   }
 
+  /** @param {string[]} a */
   setA(a) {
     this.a = a;
   }
 
+  /**
+   * @param {number} alo
+   * @param {number} ahi
+   * @param {number} blo
+   * @param {number} bhi
+   * @returns {[number, number, number]}
+   */
   longestMatch(alo, ahi, blo, bhi) {
     const { a, b, b2j } = this;
     let besti = alo;
     let bestj = blo;
     let bestsize = 0;
+    /** @type {Map<number, number>} */
     let j2len = new Map();
     for (let i = alo; i < ahi; i++) {
+      /** @type {Map<number, number>} */
       const newj2len = new Map();
       for (const j of b2j.get(a[i]) || []) {
         if (j < blo) continue;
@@ -316,10 +415,11 @@ class SequenceMatcher {
   matches() {
     const la = this.a.length;
     const lb = this.b.length;
+    /** @type {[number, number, number, number][]} */
     const queue = [[0, la, 0, lb]];
     let total = 0;
     while (queue.length) {
-      const [alo, ahi, blo, bhi] = queue.pop();
+      const [alo, ahi, blo, bhi] = /** @type {[number, number, number, number]} */ (queue.pop());
       const [i, j, k] = this.longestMatch(alo, ahi, blo, bhi);
       if (k) {
         total += k;
@@ -336,14 +436,17 @@ class SequenceMatcher {
   }
 
   quickRatio() {
-    if (this.fullbcount === null) {
-      this.fullbcount = new Map();
-      for (const elt of this.b) this.fullbcount.set(elt, (this.fullbcount.get(elt) || 0) + 1);
+    let fullbcount = this.fullbcount;
+    if (fullbcount === null) {
+      fullbcount = new Map();
+      for (const elt of this.b) fullbcount.set(elt, (fullbcount.get(elt) || 0) + 1);
+      this.fullbcount = fullbcount;
     }
+    /** @type {Map<string, number>} */
     const avail = new Map();
     let matches = 0;
     for (const elt of this.a) {
-      const numb = avail.has(elt) ? avail.get(elt) : this.fullbcount.get(elt) || 0;
+      const numb = avail.get(elt) ?? (fullbcount.get(elt) || 0);
       avail.set(elt, numb - 1);
       if (numb > 0) matches++;
     }
@@ -358,9 +461,17 @@ class SequenceMatcher {
   }
 }
 
-/** difflib.get_close_matches(word, possibilities, n, cutoff). */
+/**
+ * difflib.get_close_matches(word, possibilities, n, cutoff).
+ * @param {string} word
+ * @param {Iterable<string>} possibilities
+ * @param {number} [n]
+ * @param {number} [cutoff]
+ * @returns {string[]}
+ */
 export function closeMatches(word, possibilities, n = 3, cutoff = 0.6) {
   const matcher = new SequenceMatcher(codePoints(word));
+  /** @type {[number, string][]} */
   const result = [];
   for (const x of possibilities) {
     matcher.setA(codePoints(x));

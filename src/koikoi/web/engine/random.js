@@ -1,3 +1,4 @@
+// @ts-check
 // Python's random.Random, as far as the engine uses it: a seeded deal must give exactly
 // the cards the Python engine deals (docs/rules.md §7: records from a seed replay on both).
 //
@@ -14,7 +15,13 @@ const LOWER = 0x7fffffff;
 const MATRIX_A = 0x9908b0df;
 const TWO_32 = 4294967296;
 
-/** The 32-bit words of a seed >= 0 (a number or a BigInt), least significant first. */
+/** A seed, as random.Random takes one: an integer, a number or a BigInt. @typedef {number | bigint} Seed */
+
+/**
+ * The 32-bit words of a seed >= 0 (a number or a BigInt), least significant first.
+ * @param {Seed} seed
+ * @returns {number[]}
+ */
 export function seedWords(seed) {
   if (typeof seed === "bigint") {
     let n = seed < 0n ? -seed : seed;
@@ -36,13 +43,17 @@ export function seedWords(seed) {
 }
 
 export class PyRandom {
-  /** ``random.Random(seed)`` for an integer seed (number or BigInt). */
+  /**
+   * ``random.Random(seed)`` for an integer seed (number or BigInt).
+   * @param {Seed} seed
+   */
   constructor(seed) {
     this.mt = new Uint32Array(N);
     this.index = N;
     this._seedByArray(seedWords(seed));
   }
 
+  /** @param {number} s */
   _initGenrand(s) {
     const mt = this.mt;
     mt[0] = s >>> 0;
@@ -53,6 +64,7 @@ export class PyRandom {
     this.index = N;
   }
 
+  /** @param {readonly number[]} key */
   _seedByArray(key) {
     const mt = this.mt;
     this._initGenrand(19650218);
@@ -115,7 +127,11 @@ export class PyRandom {
     return (a * 67108864 + b) / 9007199254740992;
   }
 
-  /** ``getrandbits(k)`` for k <= 53, as a number. */
+  /**
+   * ``getrandbits(k)`` for k <= 53, as a number.
+   * @param {number} k
+   * @returns {number}
+   */
   getrandbits(k) {
     if (k <= 32) return k === 0 ? 0 : this.uint32() >>> (32 - k);
     if (k > 53) throw new RangeError("getrandbits() returns a number only up to 53 bits");
@@ -124,7 +140,11 @@ export class PyRandom {
     return high * TWO_32 + low;
   }
 
-  /** ``getrandbits(k)`` as 32-bit words, least significant first (as CPython fills them). */
+  /**
+   * ``getrandbits(k)`` as 32-bit words, least significant first (as CPython fills them).
+   * @param {number} k
+   * @returns {number[]}
+   */
   getrandwords(k) {
     const words = [];
     for (let left = k; left > 0; left -= 32) {
@@ -134,7 +154,11 @@ export class PyRandom {
     return words;
   }
 
-  /** ``randrange(n)`` for 0 < n <= 2**53 (Python's _randbelow_with_getrandbits). */
+  /**
+   * ``randrange(n)`` for 0 < n <= 2**53 (Python's _randbelow_with_getrandbits).
+   * @param {number} n
+   * @returns {number}
+   */
   randbelow(n) {
     const k = bitLength(n);
     let r = this.getrandbits(k);
@@ -143,7 +167,11 @@ export class PyRandom {
   }
 }
 
-/** ``int.bit_length()`` of a number >= 0. */
+/**
+ * ``int.bit_length()`` of a number >= 0.
+ * @param {number} n
+ * @returns {number}
+ */
 export function bitLength(n) {
   if (n < TWO_32) return 32 - Math.clz32(n);
   return 32 + bitLength(Math.floor(n / TWO_32));

@@ -1,3 +1,4 @@
+// @ts-check
 // Records: a whole game as JSON, and replay that re-checks every action and result
 // (docs/rules.md §7, record.py).
 //
@@ -11,7 +12,32 @@ import { Match } from "./match.js";
 import { DealError, IllegalActionError, Round, actionFromJson, actionToJson } from "./round.js";
 import { RuleSet, RulesError } from "./rules.js";
 import { JSONDecodeError, NestingError, TooManyDigitsError, loads } from "./pyjson.js";
-import { codePoints, dictItems, isDict, isInt, jsonDumps, pyEquals, shortRepr, strRepr } from "./pytext.js";
+import { codePoints, comparePoints, dictItems, isDict, isInt, jsonDumps, pyEquals, shortRepr, strRepr } from "./pytext.js";
+
+/** @typedef {import("./random.js").Seed} Seed */
+/** @typedef {import("./pytext.js").Dict} Dict */
+/** @typedef {import("./rules.js").RulesMapping} RulesMapping */
+/**
+ * A record's given deal, as read (checked when the record is replayed): the dealer, the
+ * two hands, the field and the stock (top card first), as card slugs.
+ * @typedef {object} DealData
+ * @property {unknown} dealer
+ * @property {unknown} hands
+ * @property {unknown} field
+ * @property {unknown} stock
+ */
+/**
+ * A record's file form (docs/rules.md §7; Record.toJson).
+ * @typedef {{version: number, rules: RulesMapping, seed?: Seed, dealer?: unknown, hands?: unknown, field?: unknown, stock?: unknown, actions: unknown[], result?: unknown}} RecordJson
+ */
+/**
+ * What koikoi replay --json prints for a replayed match (docs/rules.md §7).
+ * @typedef {object} ReplayOutput
+ * @property {ReturnType<import("./round.js").RoundResult["toJson"]>[]} rounds
+ * @property {number[]} totals
+ * @property {number | null} winner
+ * @property {false} [finished] present (false) while the match is not over
+ */
 
 export const RECORD_VERSION = 1;
 const DEAL_KEYS = ["dealer", "hands", "field", "stock"];
@@ -20,6 +46,10 @@ const SORTED_KEYS = [...KEYS].sort();
 
 /** A record that cannot be replayed; ``index`` names the bad action, if one is. */
 export class RecordError extends Error {
+  /**
+   * @param {string} message
+   * @param {number | null} [index]
+   */
   constructor(message, index = null) {
     super(message);
     this.name = "RecordError";
@@ -27,19 +57,35 @@ export class RecordError extends Error {
   }
 }
 
-/** record.py's _short: JSON (or repr for a string), cut to 120 characters. */
+/**
+ * record.py's _short: JSON (or repr for a string), cut to 120 characters.
+ * @param {unknown} value
+ * @returns {string}
+ */
 export function short(value) {
   const text = typeof value === "string" ? strRepr(value) : jsonDumps(value);
   const points = codePoints(text);
   return points.length <= 120 ? text : points.slice(0, 117).join("") + "...";
 }
 
+/**
+ * @param {unknown} value
+ * @returns {value is string[]}
+ */
 function isSlugList(value) {
   return Array.isArray(value) && value.every((item) => typeof item === "string");
 }
 
 /** A game as data: its rules, its seed or given deal, and every action taken. */
 export class Record {
+  /**
+   * @param {object} fields
+   * @param {RuleSet} fields.rules
+   * @param {readonly unknown[]} fields.actions every action in record form (checked by replay)
+   * @param {Seed | null} [fields.seed] the seed of a match (null: a given deal)
+   * @param {DealData | ReturnType<import("./round.js").Round["dealJson"]> | null} [fields.deal] a given deal
+   * @param {unknown} [fields.result] the replay's output, to check (null: none)
+   */
   constructor({ rules, actions, seed = null, deal = null, result = null }) {
     this.rules = rules;
     this.actions = actions;
@@ -49,6 +95,11 @@ export class Record {
     Object.freeze(this);
   }
 
+  /**
+   * The record of a match as played so far.
+   * @param {Match} match
+   * @returns {Record}
+   */
   static fromMatch(match) {
     return new Record({
       rules: match.rules,
@@ -59,7 +110,12 @@ export class Record {
     });
   }
 
-  /** Check a record's shape; the actions themselves are checked by replay(). */
+  /**
+   * Check a record's shape; the actions themselves are checked by replay(). A
+   * RecordError says what is wrong.
+   * @param {unknown} data
+   * @returns {Record}
+   */
   static fromJson(data) {
     if (!isDict(data)) throw new RecordError(`a record is a JSON object, not ${short(data)}`);
     const fields = new Map(dictItems(data));
@@ -91,35 +147,31 @@ export class Record {
     }
     const missing = DEAL_KEYS.filter((key) => !fields.has(key));
     if (missing.length) throw new RecordError(`a record needs a 'seed' or a whole deal; ${strRepr(missing[0])} is missing`);
-    const deal = Object.fromEntries(DEAL_KEYS.map((key) => [key, fields.get(key)]));
+    const deal = /** @type {DealData} */ (Object.fromEntries(DEAL_KEYS.map((key) => [key, fields.get(key)])));
     return new Record({ rules, actions: [...actions], deal, result });
   }
 
+  /** @returns {RecordJson} */
   toJson() {
+    /** @type {{[key: string]: unknown}} */
     const data = { version: RECORD_VERSION, rules: this.rules.toMapping() };
     if (this.deal !== null) Object.assign(data, this.deal);
     else data.seed = this.seed;
     data.actions = [...this.actions];
     if (this.result !== null) data.result = this.result;
-    return data;
+    return /** @type {RecordJson} */ (data);
   }
 }
 
-function comparePoints(a, b) {
-  const x = codePoints(a);
-  const y = codePoints(b);
-  for (let i = 0; i < Math.min(x.length, y.length); i++) {
-    const d = x[i].codePointAt(0) - y[i].codePointAt(0);
-    if (d) return d;
-  }
-  return x.length - y.length;
-}
-
-/** The match a record starts from, before any action. */
+/**
+ * The match a record starts from, before any action; a RecordError if it cannot start.
+ * @param {Record} record
+ * @returns {Match}
+ */
 export function startMatch(record) {
   if (record.deal === null) {
     try {
-      return new Match(record.rules, record.seed);
+      return new Match(record.rules, /** @type {Seed} */ (record.seed));
     } catch (error) {
       // rules that can never deal (endless redeals)
       if (error instanceof RulesError) throw new RecordError(`record rules: ${error.message}`);
@@ -128,7 +180,9 @@ export function startMatch(record) {
   }
   const { dealer, hands, field, stock } = record.deal;
   if (!(dealer === 0 || dealer === 1)) throw new RecordError(`record 'dealer' must be 0 or 1, not ${short(dealer)}`);
-  for (const [key, value] of [["field", field], ["stock", stock]]) {
+  /** @type {[string, unknown][]} */
+  const lists = [["field", field], ["stock", stock]];
+  for (const [key, value] of lists) {
     if (!isSlugList(value)) throw new RecordError(`record ${strRepr(key)} must be a list of card slugs, not ${short(value)}`);
   }
   if (!Array.isArray(hands) || hands.length !== 2 || !hands.every(isSlugList)) {
@@ -136,7 +190,7 @@ export function startMatch(record) {
   }
   let given;
   try {
-    given = Round.fromDeal(record.rules, dealer, hands, field, stock);
+    given = Round.fromDeal(record.rules, dealer, hands, /** @type {string[]} */ (field), /** @type {string[]} */ (stock));
   } catch (error) {
     if (error instanceof DealError) throw new RecordError(`record deal: ${error.message}`);
     throw error;
@@ -148,6 +202,8 @@ export function startMatch(record) {
  * Replay every action, re-checking each; throws RecordError on the first bad one. A
  * record whose actions stop early gives a match that is not over; a stored result must
  * equal the replay's.
+ * @param {Record} record
+ * @returns {Match}
  */
 export function replay(record) {
   const match = startMatch(record);
@@ -178,8 +234,13 @@ export function replay(record) {
   return match;
 }
 
-/** The docs/rules.md §7 output of koikoi replay --json for a (replayed) match. */
+/**
+ * The docs/rules.md §7 output of koikoi replay --json for a (replayed) match.
+ * @param {Match} match
+ * @returns {ReplayOutput}
+ */
 export function replayOutput(match) {
+  /** @type {ReplayOutput} */
   const output = {
     rounds: match.results.map((result) => result.toJson()),
     totals: [...match.totals],
@@ -192,6 +253,9 @@ export function replayOutput(match) {
 /**
  * A record from a file's bytes, with load_record's messages; ``name`` is the path as
  * Python's str(Path(...)) spells it. The reading itself (and its errors) is the caller's.
+ * @param {string} name
+ * @param {Uint8Array} bytes
+ * @returns {Record}
  */
 export function recordFromBytes(name, bytes) {
   const bad = firstInvalidUtf8(bytes);
@@ -210,7 +274,11 @@ export function recordFromBytes(name, bytes) {
   return Record.fromJson(data);
 }
 
-/** The offset of the first byte that starts no well-formed UTF-8 sequence, or -1. */
+/**
+ * The offset of the first byte that starts no well-formed UTF-8 sequence, or -1.
+ * @param {Uint8Array} bytes
+ * @returns {number}
+ */
 export function firstInvalidUtf8(bytes) {
   let i = 0;
   const n = bytes.length;

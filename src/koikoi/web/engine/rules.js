@@ -1,34 +1,79 @@
+// @ts-check
 // Rule sets: every option of docs/rules.md §6, the presets, their file form (rules.py).
 //
 // The same keys as Python, snake_case included, so a rules mapping means the same on
 // both sides; the same checks and, where they can be, the same messages, because a
-// record's rules are checked when it is replayed and the message is printed.
+// record's rules are checked when it is replayed and the message is printed. The fields
+// themselves (keys, defaults, kinds, descriptions, allowed values and bounds) and the
+// presets are tables.js's, written from rules.py.
 
 import { CARD_COUNT, MONTH_COUNT } from "./cards.js";
 import { closeMatches, dictItems, isDict, isInt, shortRepr, strRepr } from "./pytext.js";
+import {
+  BOOL,
+  BestPerCategory,
+  BothHandYaku,
+  CHOICE,
+  CHOICES,
+  COUNT,
+  Decision,
+  DrawDealer,
+  Exhausted,
+  FirstDealer,
+  MAX_CALLS,
+  MAX_DIGITS,
+  MAX_SCORE,
+  Multiplier,
+  NUMBER,
+  NextDealer,
+  POINTS,
+  PRESET_TABLE,
+  RULE_FIELDS,
+  RuleFields,
+  SUGGESTIONS,
+  SakeCup,
+  TsukifudaMonth,
+  Viewing,
+  ViewingCanceller,
+} from "./tables.js";
 
-export const FirstDealer = Object.freeze({ RANDOM: "random", CARD_DRAW: "card-draw", SEAT_0: "seat-0" });
-export const NextDealer = Object.freeze({ ALTERNATE: "alternate", WINNER: "winner" });
-export const DrawDealer = Object.freeze({ KEEP: "keep", PASS: "pass" });
-export const BothHandYaku = Object.freeze({ REDEAL: "redeal", DEALER: "dealer", BOTH: "both", IGNORE: "ignore" });
-export const Viewing = Object.freeze({ ALWAYS: "always", OFF: "off", WITH_OTHER_YAKU: "with-other-yaku" });
-export const ViewingCanceller = Object.freeze({ RAINMAN: "rainman", LIGHTNING: "lightning", WILLOW: "willow", PAULOWNIA: "paulownia" });
-export const TsukifudaMonth = Object.freeze({ ROUND: "round", ANY: "any" });
-export const SakeCup = Object.freeze({ ANIMAL: "animal", PLAIN: "plain", BOTH: "both" });
-export const BestPerCategory = Object.freeze({ NONE: "none", ANIMALS: "animals", RIBBONS: "ribbons", BOTH: "both" });
-export const Decision = Object.freeze({ NEW_YAKU: "new-yaku", HIGHER_TOTAL: "higher-total" });
-export const Multiplier = Object.freeze({
-  NONE: "none",
-  PER_CALL: "per-call",
-  ANY_CALLED: "any-called",
-  OPPONENT_CALLED: "opponent-called",
-  PER_OPPONENT_CALL: "per-opponent-call",
-  ADDITIVE: "additive",
-});
-export const Exhausted = Object.freeze({ DRAW: "draw", DEALER: "dealer" });
+export {
+  BOOL,
+  BestPerCategory,
+  BothHandYaku,
+  CHOICE,
+  CHOICES,
+  COUNT,
+  Decision,
+  DrawDealer,
+  Exhausted,
+  FirstDealer,
+  MAX_CALLS,
+  MAX_SCORE,
+  Multiplier,
+  NUMBER,
+  NextDealer,
+  POINTS,
+  SakeCup,
+  TsukifudaMonth,
+  Viewing,
+  ViewingCanceller,
+};
+
+/** @typedef {import("./tables.js").RuleValues} RuleValues */
+/** @typedef {import("./tables.js").RuleKey} RuleKey */
+/** @typedef {import("./tables.js").RuleValue} RuleValue */
+/** @typedef {import("./tables.js").FieldKind} FieldKind */
+/** @typedef {import("./tables.js").FieldFacts} FieldFacts */
+/** @typedef {import("./pytext.js").Dict} Dict */
+/**
+ * A rule set's file form (toMapping): ``preset`` and the fields that differ from it.
+ * @typedef {{[key: string]: RuleValue | string}} RulesMapping
+ */
 
 /** One or more problems with a rule set; ``problems`` lists each one. */
 export class RulesError extends Error {
+  /** @param {Iterable<string>} problems */
   constructor(problems) {
     const list = [...problems];
     super(list.join("; "));
@@ -37,107 +82,11 @@ export class RulesError extends Error {
   }
 }
 
-// The kinds of value a rule field holds.
-export const POINTS = "points"; // int >= 0, 0 switches a yaku off
-export const COUNT = "count"; // int >= 1
-export const NUMBER = "number"; // int >= 0
-export const BOOL = "bool";
-export const CHOICE = "choice"; // one of an enum's values
-export const CHOICES = "choices"; // a list of an enum's values
-
-// Every integer field has bounds (rules.py says why: scores stay exact in a double).
-const BOUNDS = { [POINTS]: [0, 1000], [COUNT]: [1, CARD_COUNT] };
-
-/** The most koi-koi calls one player makes in a round. */
-export const MAX_CALLS = CARD_COUNT / 2;
-/** The largest match total a rule set may make possible (2**53 - 1). */
-export const MAX_SCORE = 2n ** 53n - 1n;
-
-function rule(key, fallback, kind, help, choices = null, bounds = null) {
-  if (kind === POINTS || kind === COUNT || kind === NUMBER) bounds = bounds || BOUNDS[kind];
-  return { key, fallback, kind, help, choices: choices ? Object.values(choices) : null, bounds };
-}
-
-// Every field, in rules.py's order (the order of keys in files and messages).
-const SPECS = [
-  rule("hand_size", 8, COUNT, "cards dealt to each hand"),
-  rule("field_size", 8, COUNT, "cards dealt face up to the field"),
-  rule("deal_in_pairs", false, BOOL, "deal two cards at a time"),
-  rule("first_dealer", FirstDealer.RANDOM, CHOICE, "who deals the first round", FirstDealer),
-  rule("next_dealer", NextDealer.ALTERNATE, CHOICE, "who deals after a round someone won", NextDealer),
-  rule("draw_dealer", DrawDealer.PASS, CHOICE, "who deals after a round nobody won", DrawDealer),
-  rule("redeal_four_of_month", false, BOOL, "redeal when the field holds a whole month"),
-  rule("redeal_four_pairs", false, BOOL, "redeal when the field is four pairs"),
-  rule("redeal_three_of_month", false, BOOL, "redeal when the field holds three or four cards of a month"),
-  rule("redeal_hand_four_of_month", false, BOOL, "redeal when a hand holds a whole month (teshi then never scores)"),
-  rule("redeal_hand_four_pairs", false, BOOL, "redeal when a hand is four pairs (kuttsuki then never scores)"),
-  rule("forced_capture", false, BOOL, "a card that matches nothing may be played only when no card matches"),
-  rule("teshi", 0, POINTS, "four cards of one month in the dealt hand"),
-  rule("kuttsuki", 0, POINTS, "four pairs of months in the dealt hand"),
-  rule("both_hand_yaku", BothHandYaku.REDEAL, CHOICE, "what happens when both hands hold a hand yaku", BothHandYaku),
-  rule("goko", 10, POINTS, "all five brights"),
-  rule("shiko", 8, POINTS, "four brights without the rain man"),
-  rule("ame_shiko", 7, POINTS, "four brights with the rain man"),
-  rule("sanko", 5, POINTS, "three brights without the rain man"),
-  rule("brights_exclusive", true, BOOL, "only the best bright yaku scores (false: every one that applies)"),
-  rule("inoshikacho", 5, POINTS, "boar, deer and butterflies"),
-  rule("inoshikacho_extra", false, BOOL, "inoshikacho: +1 per animal beyond its three"),
-  rule("tane", 1, POINTS, "animals"),
-  rule("tane_min", 5, COUNT, "animals needed for tane"),
-  rule("tane_extra", 1, POINTS, "tane: points per animal beyond the minimum"),
-  rule("tan", 1, POINTS, "ribbons"),
-  rule("tan_min", 5, COUNT, "ribbons needed for tan"),
-  rule("tan_extra", 1, POINTS, "tan: points per ribbon beyond the minimum"),
-  rule("kasu", 1, POINTS, "plains"),
-  rule("kasu_min", 10, COUNT, "plains needed for kasu"),
-  rule("kasu_extra", 1, POINTS, "kasu: points per plain beyond the minimum"),
-  rule("akatan", 5, POINTS, "the three red poem ribbons"),
-  rule("aotan", 5, POINTS, "the three blue ribbons"),
-  rule("ribbon_set_extra", false, BOOL, "ribbon sets: +1 per ribbon beyond the set"),
-  rule("akatan_aotan", 0, POINTS, "all six poem and blue ribbons"),
-  rule("akatan_aotan_replaces", true, BOOL, "akatan-aotan replaces akatan and aotan instead of adding to them"),
-  rule("kusatan", 0, POINTS, "the three plain red ribbons of wisteria, iris, clover"),
-  rule("tsukimi", 5, POINTS, "moon and sake cup"),
-  rule("hanami", 5, POINTS, "cherry curtain and sake cup"),
-  rule(
-    "viewing_after_koikoi",
-    0,
-    NUMBER,
-    "tsukimi and hanami points once their holder has called koi-koi (0: unchanged)",
-    null,
-    BOUNDS[POINTS],
-  ),
-  rule("viewing", Viewing.ALWAYS, CHOICE, "when the viewing yaku count", Viewing),
-  rule("viewing_in_season", false, BOOL, "hanami only in a round of month 3, tsukimi only in one of month 8"),
-  rule("viewing_cancelled_by", Object.freeze([]), CHOICES, "captured cards that cancel the viewing yaku", ViewingCanceller),
-  rule("tsukifuda", 0, POINTS, "all four cards of a month"),
-  rule("tsukifuda_month", TsukifudaMonth.ROUND, CHOICE, "which months tsukifuda counts", TsukifudaMonth),
-  rule("sake_cup", SakeCup.ANIMAL, CHOICE, "what the sake cup counts as", SakeCup),
-  rule("lightning_is_kasu", true, BOOL, "the lightning card counts as a plain"),
-  rule("best_per_category", BestPerCategory.NONE, CHOICE, "drop tane/tan when a set of that kind scores", BestPerCategory),
-  rule("decision", Decision.HIGHER_TOTAL, CHOICE, "what reopens stop or koi-koi after a call", Decision),
-  rule("max_koikoi", 0, NUMBER, "koi-koi calls allowed per player per round (0: any)", null, [0, MAX_CALLS]),
-  rule("koikoi_after_opponent", true, BOOL, "a player may call koi-koi after the opponent has called"),
-  rule("multiplier", Multiplier.PER_CALL, CHOICE, "how koi-koi calls multiply the score", Multiplier),
-  rule("double_at", 0, POINTS, "double a yaku total at least this high (0: never)"),
-  rule("exhausted", Exhausted.DRAW, CHOICE, "who wins a round played out without a stop", Exhausted),
-  rule("exhausted_points", 0, POINTS, "the dealer's points for an exhausted round"),
-  rule("rounds", 12, COUNT, "rounds in a match", null, [1, 120]),
-  rule(
-    "starting_points",
-    0,
-    NUMBER,
-    "both start with these points, and a round's points move from loser to winner" +
-      " (0: totals start at 0 and only grow)",
-    null,
-    [0, 100000],
-  ),
-  rule("target_score", 50, NUMBER, "a match ends when a player reaches it (0: none)", null, [0, 100000]),
-];
-
-const MAX_DIGITS = 20; // digits a command-line number may have
-const SUGGESTIONS = 3; // unknown keys that get a did-you-mean
-
+/**
+ * @param {string} key
+ * @param {unknown} value
+ * @param {string | readonly string[]} allowed
+ */
 function badValueMessage(key, value, allowed) {
   const words = typeof allowed === "string" ? allowed : allowed.join(", ");
   return `rule ${strRepr(key)}: ${shortRepr(value)} is not allowed; allowed: ${words}`;
@@ -145,6 +94,7 @@ function badValueMessage(key, value, allowed) {
 
 /** One rule key: its kind of value, its allowed values and a short description. */
 export class FieldSpec {
+  /** @param {FieldFacts} facts the field's row of tables.js's RULE_FIELDS */
   constructor({ key, kind, help, choices, bounds }) {
     this.key = key;
     this.kind = kind;
@@ -162,16 +112,30 @@ export class FieldSpec {
       return `an integer from ${low} to ${high}${off}`;
     }
     if (this.kind === BOOL) return "true or false";
-    const names = this.choices.join(", ");
+    const names = this.members.join(", ");
     if (this.kind === CHOICES) return `a list of: ${names} (empty for none)`;
     return names;
   }
 
+  /** The allowed values of a choice field. */
+  get members() {
+    return this.choices ?? [];
+  }
+
+  /**
+   * The error for a value this field does not allow.
+   * @param {unknown} value
+   */
   bad(value) {
     return new RangeError(badValueMessage(this.key, value, this.allowed));
   }
 
-  /** Validate a JSON value and return it in the field's own form. */
+  /**
+   * Validate a JSON value and return it in the field's own form; a RangeError if the
+   * field does not allow it.
+   * @param {unknown} value
+   * @returns {RuleValue}
+   */
   check(value) {
     if (this.kind === BOOL) {
       if (typeof value !== "boolean") throw this.bad(value);
@@ -183,17 +147,22 @@ export class FieldSpec {
       if (value < low || value > high) throw this.bad(value);
       return Number(value);
     }
+    const members = this.members;
     if (this.kind === CHOICE) {
-      if (typeof value !== "string" || !this.choices.includes(value)) throw this.bad(value);
-      return value;
+      if (typeof value !== "string" || !members.includes(value)) throw this.bad(value);
+      return /** @type {RuleValue} */ (value);
     }
     if (!Array.isArray(value)) throw this.bad(value);
-    for (const item of value) if (typeof item !== "string" || !this.choices.includes(item)) throw this.bad(value);
+    for (const item of value) if (typeof item !== "string" || !members.includes(item)) throw this.bad(value);
     // A canonical order, so equal sets compare and print equal.
-    return Object.freeze(this.choices.filter((member) => value.includes(member)));
+    return /** @type {RuleValue} */ (Object.freeze(members.filter((member) => value.includes(member))));
   }
 
-  /** Parse a command-line value (``--set key=value``) and validate it. */
+  /**
+   * Parse a command-line value (``--set key=value``) and validate it.
+   * @param {unknown} text
+   * @returns {RuleValue}
+   */
   parse(text) {
     if (typeof text !== "string") return this.check(text);
     if (this.bounds !== null) {
@@ -217,38 +186,65 @@ export class FieldSpec {
   }
 }
 
-/** Every rule key's spec, in rules.py's order. */
-export const FIELDS = new Map(SPECS.map((spec) => [spec.key, new FieldSpec(spec)]));
-/** Every rule key. */
-export const KEYS = Object.freeze([...FIELDS.keys()]);
-const DEFAULTS = Object.fromEntries(SPECS.map((spec) => [spec.key, spec.fallback]));
+/**
+ * Every rule key's spec, in rules.py's order.
+ * @type {ReadonlyMap<string, FieldSpec>}
+ */
+export const FIELDS = new Map(RULE_FIELDS.map((facts) => [facts.key, new FieldSpec(facts)]));
+/** Every rule key, in rules.py's order. */
+export const KEYS = Object.freeze(RULE_FIELDS.map((facts) => facts.key));
+/** Every field's default: the classic preset's values. */
+const DEFAULTS = /** @type {Readonly<RuleValues>} */ (Object.freeze(Object.fromEntries(RULE_FIELDS.map((facts) => [facts.key, facts.fallback]))));
 
+/**
+ * @param {unknown} key
+ * @param {boolean} [suggest]
+ */
 function unknownKeyMessage(key, suggest = true) {
   let message = `unknown rule ${shortRepr(key)}`;
-  const close = suggest ? closeMatches(key, KEYS, 1) : [];
+  const close = suggest && typeof key === "string" ? closeMatches(key, KEYS, 1) : [];
   if (close.length) message += `; did you mean ${strRepr(close[0])}?`;
   return message + " (see 'koikoi rules show' for every key)";
 }
 
-/** Every rule option; the defaults are the ``classic`` preset. Frozen, like Python's. */
-export class RuleSet {
-  /** A rule set from every field (checked values); ``preset`` names its base. */
+/**
+ * Every rule option (the fields of tables.js's RuleFields); the defaults are the
+ * ``classic`` preset. Frozen, like Python's.
+ */
+export class RuleSet extends RuleFields {
+  /**
+   * A rule set from checked values (the defaults for those not given); ``preset`` names
+   * its base. A RulesError if the fields do not go together.
+   * @param {Partial<RuleValues>} [values]
+   * @param {string} [preset]
+   */
   constructor(values = {}, preset = "classic") {
-    this.preset = preset;
-    for (const key of KEYS) this[key] = key in values ? values[key] : DEFAULTS[key];
+    /** @type {Record<string, unknown>} */
+    const full = {};
+    for (const key of KEYS) full[key] = key in values ? values[key] : DEFAULTS[key];
+    super(/** @type {RuleValues} */ (full), preset);
     Object.freeze(this);
     const problems = crossFieldProblems(this);
     if (problems.length) throw new RulesError(problems);
   }
 
-  /** This rule set with some checked values replaced (dataclasses.replace). */
+  /**
+   * This rule set with some checked values replaced (dataclasses.replace).
+   * @param {Partial<RuleValues>} changes
+   * @param {string} [preset]
+   * @returns {RuleSet}
+   */
   replace(changes, preset = this.preset) {
+    /** @type {Record<string, unknown>} */
     const values = {};
     for (const key of KEYS) values[key] = key in changes ? changes[key] : this[key];
-    return new RuleSet(values, preset);
+    return new RuleSet(/** @type {RuleValues} */ (values), preset);
   }
 
-  /** Whether two rule sets play the same game (``preset`` is not compared). */
+  /**
+   * Whether two rule sets play the same game (``preset`` is not compared).
+   * @param {RuleSet} other
+   */
   equals(other) {
     return KEYS.every((key) => fieldEquals(this[key], other[key]));
   }
@@ -258,15 +254,20 @@ export class RuleSet {
     return KEYS.map((key) => String(this[key])).join("|");
   }
 
-  /** A rule set from file-form data: an optional ``preset`` plus overrides. */
+  /**
+   * A rule set from file-form data: an optional ``preset`` plus overrides; a RulesError
+   * that lists every problem if it cannot stand.
+   * @param {unknown} data
+   * @returns {RuleSet}
+   */
   static fromMapping(data) {
     if (!isDict(data)) throw new RulesError([`rules must be a table of key = value, not ${shortRepr(data)}`]);
     const items = dictItems(data);
     const presetItem = items.find(([key]) => key === "preset");
     const preset = presetItem ? presetItem[1] : "classic";
     const problems = [];
-    let base = typeof preset === "string" && PRESETS.has(preset) ? PRESETS.get(preset) : null;
-    if (base === null) {
+    let base = typeof preset === "string" ? PRESETS.get(preset) : undefined;
+    if (base === undefined) {
       problems.push(badValueMessage("preset", preset, PRESET_NAMES));
       base = CLASSIC;
     }
@@ -281,7 +282,13 @@ export class RuleSet {
     return rules;
   }
 
-  /** This rule set with some fields changed; ``fromText`` parses command-line strings. */
+  /**
+   * This rule set with some fields changed; ``fromText`` parses command-line strings.
+   * A RulesError that lists every problem if it cannot stand.
+   * @param {Dict} overrides
+   * @param {{fromText?: boolean}} [options]
+   * @returns {RuleSet}
+   */
   withOverrides(overrides, { fromText = false } = {}) {
     const items = dictItems(overrides);
     if (items.length > KEYS.length) {
@@ -289,7 +296,9 @@ export class RuleSet {
         `rules with ${items.length} keys: a rule set has only ${KEYS.length} (see 'koikoi rules show' for every key)`,
       ]);
     }
+    /** @type {Record<string, RuleValue>} */
     const changes = {};
+    /** @type {string[]} */
     const problems = [];
     let unknown = 0;
     for (const [key, value] of items) {
@@ -310,20 +319,26 @@ export class RuleSet {
         problems.push(error.message);
       }
     }
+    /** @type {RuleSet | null} */
     let rules = null;
     try {
-      rules = this.replace(changes);
+      rules = this.replace(/** @type {Partial<RuleValues>} */ (changes));
     } catch (error) {
       if (!(error instanceof RulesError)) throw error;
       problems.push(...error.problems);
     }
-    if (problems.length) throw new RulesError(problems);
+    if (problems.length || rules === null) throw new RulesError(problems);
     return rules;
   }
 
-  /** The file form: ``preset`` and the fields that differ from it (or all of them). */
+  /**
+   * The file form: ``preset`` and the fields that differ from it (or all of them).
+   * @param {{full?: boolean}} [options]
+   * @returns {RulesMapping}
+   */
   toMapping({ full = false } = {}) {
     const base = PRESETS.get(this.preset) || CLASSIC;
+    /** @type {RulesMapping} */
     const data = { preset: PRESETS.has(this.preset) ? this.preset : "classic" };
     for (const key of KEYS) {
       const value = this[key];
@@ -333,12 +348,20 @@ export class RuleSet {
   }
 }
 
+/**
+ * @param {unknown} a
+ * @param {unknown} b
+ */
 function fieldEquals(a, b) {
   if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => item === b[i]);
   return a === b;
 }
 
-/** More than any pile of captured cards scores under these rules (a BigInt). */
+/**
+ * More than any pile of captured cards scores under these rules (a BigInt).
+ * @param {RuleSet} rules
+ * @returns {bigint}
+ */
 export function largestPileTotal(rules) {
   const r = rules;
   const sets = [r.inoshikacho, r.akatan, r.aotan, r.akatan_aotan, r.kusatan, r.tsukimi, r.hanami, r.tane, r.tan, r.kasu];
@@ -356,7 +379,11 @@ export function largestPileTotal(rules) {
   return BigInt(total);
 }
 
-/** More than any player's match total under these rules (a BigInt). */
+/**
+ * More than any player's match total under these rules (a BigInt).
+ * @param {RuleSet} rules
+ * @returns {bigint}
+ */
 export function largestMatchTotal(rules) {
   const calls = BigInt(Math.min(rules.max_koikoi || rules.hand_size, rules.hand_size));
   const factor = {
@@ -376,6 +403,7 @@ export function largestMatchTotal(rules) {
   return BigInt(rules.starting_points) + BigInt(rules.rounds) * (pile > flat ? pile : flat);
 }
 
+/** @param {RuleSet} rules */
 function scoreProblems(rules) {
   const largest = largestMatchTotal(rules);
   if (largest <= MAX_SCORE) return [];
@@ -391,6 +419,8 @@ function scoreProblems(rules) {
  * The most cards a field can hold without meeting a field redeal condition: each month
  * at most 2 cards (three of a month redeals), 3 (four of a month does) or all 4; with
  * four pairs redealing, at most three months hold exactly two.
+ * @param {RuleSet} rules
+ * @returns {number}
  */
 export function fullestField(rules) {
   let most;
@@ -408,6 +438,8 @@ export const MIN_DEAL_CHANCE = 0.05;
  * About the share of shuffled deals that meet none of the redeal conditions: the exact
  * share for the field and for each hand, taken as independent (rules.py's deal_chance,
  * to the last bit: each share is an exact ratio rounded once, as Python's int / int).
+ * @param {RuleSet} rules
+ * @returns {number}
  */
 export function dealChance(rules) {
   const fieldMost = rules.redeal_three_of_month ? 2 : rules.redeal_four_of_month ? 3 : 4;
@@ -417,6 +449,10 @@ export function dealChance(rules) {
   return field * hand * hand;
 }
 
+/**
+ * @param {number} n
+ * @param {number} k
+ */
 function comb(n, k) {
   if (k < 0 || k > n) return 0n;
   let result = 1n;
@@ -424,6 +460,7 @@ function comb(n, k) {
   return result;
 }
 
+/** @param {bigint} n */
 function bitLength(n) {
   return n === 0n ? 0 : n.toString(2).length;
 }
@@ -432,6 +469,9 @@ function bitLength(n) {
  * a / b for BigInts a >= 0, b > 0, correctly rounded to a double (half to even), as
  * Python's true division of two ints is. (The shares here are far from the subnormal
  * range, so 53 significant bits are always kept.)
+ * @param {bigint} a
+ * @param {bigint} b
+ * @returns {number}
  */
 export function trueDivide(a, b) {
   if (a === 0n) return 0;
@@ -456,11 +496,16 @@ export function trueDivide(a, b) {
   return Number(q) * 2 ** exponent;
 }
 
+/** @type {Map<string, number>} */
 const SHARES = new Map();
 
 /**
  * The share of the deck's ``size``-card subsets with at most ``most`` cards of any month
  * and, with ``noFourPairs``, fewer than four months of exactly two.
+ * @param {number} size
+ * @param {number} most
+ * @param {boolean} noFourPairs
+ * @returns {number}
  */
 function standingShare(size, most, noFourPairs) {
   const key = `${size},${most},${noFourPairs}`;
@@ -497,6 +542,9 @@ function standingShare(size, most, noFourPairs) {
  * Python's format(x, f".{digits}%") for a finite double x >= 0: x * 100 in doubles,
  * then its exact binary value rounded to ``digits`` decimals, half to even (toFixed
  * would round a tie such as 0.125 up).
+ * @param {number} x
+ * @param {number} digits
+ * @returns {string}
  */
 export function percentText(x, digits) {
   const scaled = x * 100;
@@ -525,19 +573,28 @@ export function percentText(x, digits) {
 }
 
 // The rule names of each field redeal condition, for the message that says which.
+/** @type {readonly RuleKey[]} */
 const FIELD_REDEALS = ["redeal_four_of_month", "redeal_three_of_month", "redeal_four_pairs"];
 // Each hand redeal condition and the hand yaku it keeps from scoring.
+/** @type {readonly (readonly ["redeal_hand_four_of_month" | "redeal_hand_four_pairs", "teshi" | "kuttsuki"])[]} */
 const HAND_REDEALS = [
   ["redeal_hand_four_of_month", "teshi"],
   ["redeal_hand_four_pairs", "kuttsuki"],
 ];
 
-/** The sizes and the redeal rules in force, quoted, for a message. */
+/**
+ * The sizes and the redeal rules in force, quoted, for a message.
+ * @param {RuleSet} rules
+ */
 function redealNames(rules) {
   const keys = [...FIELD_REDEALS, ...HAND_REDEALS.map(([redeal]) => redeal)];
   return ["'hand_size'", "'field_size'", ...keys.filter((key) => rules[key]).map(strRepr)].join(", ");
 }
 
+/**
+ * @param {RuleSet} rules
+ * @returns {string[]}
+ */
 function crossFieldProblems(rules) {
   const dealt = 2 * rules.hand_size + rules.field_size;
   if (dealt > CARD_COUNT) {
@@ -582,105 +639,11 @@ function crossFieldProblems(rules) {
 
 export const CLASSIC = new RuleSet();
 
-function preset(name, changes) {
-  return CLASSIC.replace(changes, name);
-}
-
-/** The presets by name. */
-export const PRESETS = new Map([
-  ["classic", CLASSIC],
-  [
-    "ten-card",
-    preset("ten-card", {
-      hand_size: 10,
-      tane: 5,
-      tan: 5,
-      akatan: 3,
-      aotan: 3,
-      decision: Decision.NEW_YAKU,
-      target_score: 0,
-    }),
-  ],
-  [
-    "single-deal",
-    preset("single-deal", {
-      redeal_four_of_month: true,
-      redeal_four_pairs: true,
-      teshi: 6,
-      kuttsuki: 6,
-      goko: 15,
-      shiko: 10,
-      ame_shiko: 8,
-      sanko: 6,
-      akatan: 6,
-      aotan: 6,
-      tsukimi: 0,
-      hanami: 0,
-      sake_cup: SakeCup.BOTH,
-      multiplier: Multiplier.NONE,
-      rounds: 1,
-      target_score: 0,
-    }),
-  ],
-  [
-    "traditional",
-    preset("traditional", {
-      deal_in_pairs: true,
-      first_dealer: FirstDealer.CARD_DRAW,
-      redeal_four_of_month: true,
-      forced_capture: true,
-      teshi: 6,
-      kuttsuki: 6,
-      inoshikacho_extra: true,
-      ribbon_set_extra: true,
-      akatan_aotan: 10,
-      decision: Decision.NEW_YAKU,
-      multiplier: Multiplier.OPPONENT_CALLED,
-      double_at: 8,
-      target_score: 0,
-    }),
-  ],
-  // The rule sets other AIs play (the README's "Rule sets" says where each rule comes from).
-  [
-    "nintendo",
-    preset("nintendo", {
-      next_dealer: NextDealer.WINNER,
-      redeal_four_of_month: true,
-      redeal_three_of_month: true,
-      redeal_four_pairs: true,
-      redeal_hand_four_of_month: true,
-      redeal_hand_four_pairs: true,
-      inoshikacho_extra: true,
-      ribbon_set_extra: true,
-      akatan_aotan: 10,
-      sake_cup: SakeCup.BOTH,
-      best_per_category: BestPerCategory.BOTH,
-      max_koikoi: 1,
-      koikoi_after_opponent: false,
-      multiplier: Multiplier.OPPONENT_CALLED,
-      double_at: 7,
-      target_score: 0,
-    }),
-  ],
-  [
-    "koikoi-japan",
-    preset("koikoi-japan", {
-      next_dealer: NextDealer.WINNER,
-      redeal_four_of_month: true,
-      redeal_hand_four_of_month: true,
-      akatan_aotan: 10,
-      akatan_aotan_replaces: false,
-      tsukimi: 1,
-      hanami: 1,
-      viewing_after_koikoi: 3,
-      sake_cup: SakeCup.BOTH,
-      multiplier: Multiplier.ADDITIVE,
-      exhausted: Exhausted.DEALER,
-      exhausted_points: 1,
-      rounds: 8,
-      starting_points: 30,
-      target_score: 0,
-    }),
-  ],
-]);
+/**
+ * The presets by name, in rules.py's order (tables.js's PRESET_TABLE).
+ * @type {ReadonlyMap<string, RuleSet>}
+ */
+export const PRESETS = new Map(
+  Object.entries(PRESET_TABLE).map(([name, changes]) => [name, name === CLASSIC.preset ? CLASSIC : CLASSIC.replace(changes, name)]),
+);
 export const PRESET_NAMES = Object.freeze([...PRESETS.keys()]);

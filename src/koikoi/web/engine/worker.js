@@ -1,3 +1,4 @@
+// @ts-check
 // The practice-match worker: a module Web Worker that deals, plays the computer's moves
 // and scores on the device, so thinking never blocks the page. Each message is one
 // request ({key, op, ...}, see localgame.handle); the answer is {key, body, record} or
@@ -12,7 +13,8 @@ self.addEventListener("message", (event) => {
     answer = { key, ...handle(message) };
   } catch (error) {
     const status = error instanceof LocalError ? error.status : 500;
-    answer = { key, error: { status, detail: String(error && error.message ? error.message : error) } };
+    const text = error !== null && typeof error === "object" && "message" in error ? error.message : undefined;
+    answer = { key, error: { status, detail: String(text ? text : error) } };
   }
   self.postMessage(answer);
 });

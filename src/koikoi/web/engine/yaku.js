@@ -1,3 +1,4 @@
+// @ts-check
 // Scoring captured cards under a rule set (docs/rules.md §3, yaku.py).
 //
 // A Scorer is compiled once per rule set (masks and points looked up in advance), so
@@ -11,24 +12,40 @@ import {
   BRIGHTS,
   CARDS,
   CHERRY_CURTAIN,
+  CardSet,
   GRASS_RIBBONS,
   HALF_BITS,
   INOSHIKACHO,
   LIGHTNING,
   MONTH_COUNT,
   MONTH_MASKS,
+  NO_CARDS,
   PLAINS,
   POETRY_RIBBONS,
   RAINMAN,
   RIBBONS,
   SAKE_CUP,
   SUSUKI_MOON,
-  ids,
   popcount,
-  setOf,
-  slugs,
 } from "./cards.js";
 import { BestPerCategory, Multiplier, SakeCup, TsukifudaMonth, Viewing, ViewingCanceller } from "./rules.js";
+
+/** @typedef {import("./rules.js").RuleSet} RuleSet */
+/** @typedef {import("./cards.js").Kind} Kind */
+/**
+ * Yaku and their points, in the order yaku.py's dict has them (docs/rules.md §3).
+ * @typedef {{[key: string]: number}} Yaku
+ */
+/**
+ * A yaku a pile can still make (progress): its key, the cards it lacks, its points, the
+ * kind of card it needs (null: more than one) and those cards (null: any of a group).
+ * @typedef {object} ProgressEntry
+ * @property {string} yaku
+ * @property {number} missing
+ * @property {number} points
+ * @property {Kind | null} kind
+ * @property {string[] | null} cards
+ */
 
 export const GOKO = "goko";
 export const SHIKO = "shiko";
@@ -54,31 +71,35 @@ export const YAKU_KEYS = Object.freeze([
   KUSATAN, TSUKIFUDA, TAN, KASU, TSUKIMI, HANAMI, TESHI, KUTTSUKI,
 ]);
 
-const bit = (card) => setOf([card]);
+/**
+ * @param {Iterable<number>} cardIds
+ * @returns {Readonly<CardSet>}
+ */
+const frozen = (cardIds) => Object.freeze(CardSet.of(cardIds));
+/** @type {Readonly<Record<ViewingCanceller, Readonly<CardSet>>>} */
 const CANCELLER_MASKS = {
-  [ViewingCanceller.RAINMAN]: bit(RAINMAN),
-  [ViewingCanceller.LIGHTNING]: bit(LIGHTNING),
+  [ViewingCanceller.RAINMAN]: frozen([RAINMAN]),
+  [ViewingCanceller.LIGHTNING]: frozen([LIGHTNING]),
   [ViewingCanceller.WILLOW]: MONTH_MASKS[11],
   [ViewingCanceller.PAULOWNIA]: MONTH_MASKS[12],
 };
 const RIBBON_SETS = new Set([AKATAN, AOTAN, AKATAN_AOTAN, KUSATAN]);
-const TSUKIMI_CARDS = setOf([SUSUKI_MOON, SAKE_CUP]);
-const HANAMI_CARDS = setOf([CHERRY_CURTAIN, SAKE_CUP]);
-const ALL_POETRY_AND_BLUE = [POETRY_RIBBONS[0] | BLUE_RIBBONS[0], POETRY_RIBBONS[1] | BLUE_RIBBONS[1]];
+const TSUKIMI_CARDS = frozen([SUSUKI_MOON, SAKE_CUP]);
+const HANAMI_CARDS = frozen([CHERRY_CURTAIN, SAKE_CUP]);
+const ALL_POETRY_AND_BLUE = Object.freeze(POETRY_RIBBONS.union(BLUE_RIBBONS));
 
 // The sake cup and rain man are each a single bit in hi; the cards a pile needs whole
-// are [lo, hi] pairs tested with holds().
+// are sets tested with CardSet.hasAll.
 const SAKE_HI = 1 << (SAKE_CUP - HALF_BITS);
 const RAINMAN_HI = 1 << (RAINMAN - HALF_BITS);
-const [BRIGHTS_LO, BRIGHTS_HI] = BRIGHTS;
-const [RIBBONS_LO, RIBBONS_HI] = RIBBONS;
-
-function holds(lo, hi, mask) {
-  return (lo & mask[0]) === mask[0] && (hi & mask[1]) === mask[1];
-}
+const BRIGHTS_LO = BRIGHTS.lo;
+const BRIGHTS_HI = BRIGHTS.hi;
+const RIBBONS_LO = RIBBONS.lo;
+const RIBBONS_HI = RIBBONS.hi;
 
 /** The yaku scoring of one rule set, with its masks and points looked up once. */
 export class Scorer {
+  /** @param {RuleSet} rules */
   constructor(rules) {
     this.rules = rules;
     this.goko = rules.goko;
@@ -86,11 +107,13 @@ export class Scorer {
     this.ameShiko = rules.ame_shiko;
     this.sanko = rules.sanko;
     this.brightsExclusive = rules.brights_exclusive;
-    const animals = rules.sake_cup === SakeCup.PLAIN ? [ANIMALS[0], ANIMALS[1] & ~SAKE_HI] : ANIMALS;
-    let plains = rules.lightning_is_kasu ? PLAINS : [PLAINS[0], PLAINS[1] & ~(1 << (LIGHTNING - HALF_BITS))];
-    if (rules.sake_cup !== SakeCup.ANIMAL) plains = [plains[0], plains[1] | SAKE_HI];
-    this.animals = animals;
-    this.plains = plains;
+    const animals = rules.sake_cup === SakeCup.PLAIN ? ANIMALS.without(SAKE_CUP) : ANIMALS.copy();
+    let plains = rules.lightning_is_kasu ? PLAINS.copy() : PLAINS.without(LIGHTNING);
+    if (rules.sake_cup !== SakeCup.ANIMAL) plains = plains.with(SAKE_CUP);
+    /** The cards that count as animals under these rules (the sake cup may not). */
+    this.animals = Object.freeze(animals);
+    /** The cards that count as plains (the sake cup and the lightning may, or not). */
+    this.plains = Object.freeze(plains);
     this.inoshikacho = rules.inoshikacho;
     this.inoshikachoExtra = rules.inoshikacho_extra;
     this.tane = rules.tane;
@@ -120,11 +143,10 @@ export class Scorer {
     this.tsukimiCalled = raised && rules.tsukimi ? raised : rules.tsukimi;
     this.hanamiCalled = raised && rules.hanami ? raised : rules.hanami;
     this.viewingSeason = rules.viewing_in_season;
-    this.viewingCancel = [0, 0];
-    for (const canceller of rules.viewing_cancelled_by) {
-      const mask = CANCELLER_MASKS[canceller];
-      this.viewingCancel = [this.viewingCancel[0] | mask[0], this.viewingCancel[1] | mask[1]];
-    }
+    const cancel = new CardSet(0, 0);
+    for (const canceller of rules.viewing_cancelled_by) cancel.addAll(CANCELLER_MASKS[canceller]);
+    /** Captured cards that cancel the viewing yaku. */
+    this.viewingCancel = Object.freeze(cancel);
     this.tsukifuda = rules.tsukifuda;
     this.tsukifudaAny = rules.tsukifuda_month === TsukifudaMonth.ANY;
     const best = rules.best_per_category;
@@ -133,12 +155,19 @@ export class Scorer {
   }
 
   /**
-   * The yaku a pile of captured cards (lo, hi) makes, with their points. ``month`` is
-   * the round's month for tsukifuda_month = round and viewing_in_season (0: unknown, so
+   * The yaku a pile of captured cards makes, with their points. ``month`` is the
+   * round's month for tsukifuda_month = round and viewing_in_season (0: unknown, so
    * those yaku never score); ``called`` says whether the pile's holder has called
    * koi-koi this round (for viewing_after_koikoi). Hand yaku are not scored here.
+   * @param {CardSet} pile
+   * @param {number} [month]
+   * @param {boolean} [called]
+   * @returns {Yaku}
    */
-  score(lo, hi, month = 0, called = false) {
+  score(pile, month = 0, called = false) {
+    const lo = pile.lo;
+    const hi = pile.hi;
+    /** @type {Yaku} */
     const yaku = {};
     let count = 0;
     const brights = popcount(lo & BRIGHTS_LO) + popcount(hi & BRIGHTS_HI);
@@ -179,9 +208,9 @@ export class Scorer {
       }
     }
 
-    const animals = popcount(lo & this.animals[0]) + popcount(hi & this.animals[1]);
+    const animals = popcount(lo & this.animals.lo) + popcount(hi & this.animals.hi);
     if (animals >= this.animalFloor) {
-      const inoshikacho = this.inoshikacho && holds(lo, hi, INOSHIKACHO);
+      const inoshikacho = this.inoshikacho && pile.hasAll(INOSHIKACHO);
       if (inoshikacho) {
         yaku[INOSHIKACHO_KEY] = this.inoshikacho + (this.inoshikachoExtra ? animals - 3 : 0);
         count++;
@@ -198,8 +227,8 @@ export class Scorer {
       // every ribbon set has three
       const before = count;
       const extra = this.ribbonExtra ? ribbons - 3 : 0;
-      const poetry = holds(lo, hi, POETRY_RIBBONS);
-      const blue = holds(lo, hi, BLUE_RIBBONS);
+      const poetry = pile.hasAll(POETRY_RIBBONS);
+      const blue = pile.hasAll(BLUE_RIBBONS);
       if (this.akatanAotan && this.replaces && poetry && blue) {
         yaku[AKATAN_AOTAN] = this.akatanAotan + (this.ribbonExtra ? ribbons - 6 : 0);
         count++;
@@ -217,7 +246,7 @@ export class Scorer {
           count++;
         }
       }
-      if (this.kusatan && holds(lo, hi, GRASS_RIBBONS)) {
+      if (this.kusatan && pile.hasAll(GRASS_RIBBONS)) {
         yaku[KUSATAN] = this.kusatan + extra;
         count++;
       }
@@ -227,12 +256,12 @@ export class Scorer {
     if (this.tsukifuda) {
       if (this.tsukifudaAny) {
         let months = 0;
-        for (let m = 1; m <= MONTH_COUNT; m++) if (holds(lo, hi, MONTH_MASKS[m])) months++;
+        for (let m = 1; m <= MONTH_COUNT; m++) if (pile.hasAll(MONTH_MASKS[m])) months++;
         if (months) {
           yaku[TSUKIFUDA] = this.tsukifuda * months;
           count++;
         }
-      } else if (month >= 1 && month <= MONTH_COUNT && holds(lo, hi, MONTH_MASKS[month])) {
+      } else if (month >= 1 && month <= MONTH_COUNT && pile.hasAll(MONTH_MASKS[month])) {
         yaku[TSUKIFUDA] = this.tsukifuda;
         count++;
       }
@@ -242,7 +271,7 @@ export class Scorer {
       yaku[TAN] = this.tan + this.tanExtra * (ribbons - this.tanMin);
       count++;
     }
-    const plains = popcount(lo & this.plains[0]) + popcount(hi & this.plains[1]);
+    const plains = popcount(lo & this.plains.lo) + popcount(hi & this.plains.hi);
     if (this.kasu && plains >= this.kasuMin) {
       yaku[KASU] = this.kasu + this.kasuExtra * (plains - this.kasuMin);
       count++;
@@ -251,31 +280,49 @@ export class Scorer {
     if (
       this.viewing &&
       hi & SAKE_HI &&
-      !(lo & this.viewingCancel[0] || hi & this.viewingCancel[1]) &&
+      !(lo & this.viewingCancel.lo || hi & this.viewingCancel.hi) &&
       (count || !this.viewingNeedsOther)
     ) {
       const inSeason = !this.viewingSeason;
-      if (this.tsukimi && holds(lo, hi, TSUKIMI_CARDS) && (inSeason || month === 8)) {
+      if (this.tsukimi && pile.hasAll(TSUKIMI_CARDS) && (inSeason || month === 8)) {
         yaku[TSUKIMI] = called ? this.tsukimiCalled : this.tsukimi;
       }
-      if (this.hanami && holds(lo, hi, HANAMI_CARDS) && (inSeason || month === 3)) {
+      if (this.hanami && pile.hasAll(HANAMI_CARDS) && (inSeason || month === 3)) {
         yaku[HANAMI] = called ? this.hanamiCalled : this.hanami;
       }
     }
     return yaku;
   }
 
-  total(lo, hi, month = 0, called = false) {
-    return sumValues(this.score(lo, hi, month, called));
+  /**
+   * The total of the yaku a pile makes (see score).
+   * @param {CardSet} pile
+   * @param {number} [month]
+   * @param {boolean} [called]
+   */
+  total(pile, month = 0, called = false) {
+    return sumValues(this.score(pile, month, called));
   }
 
-  /** The stopper's round score: double_at, then the koi-koi multiplier, then the additive bonus. */
+  /**
+   * The stopper's round score: double_at, then the koi-koi multiplier, then the additive bonus.
+   * @param {number} total the yaku total
+   * @param {number} [ownCalls]
+   * @param {number} [opponentCalls]
+   * @returns {number}
+   */
   final(total, ownCalls = 0, opponentCalls = 0) {
     const [doubled, factor] = this.factors(total, ownCalls, opponentCalls);
     return total * (doubled ? 2 : 1) * factor + koikoiBonus(this.rules.multiplier, ownCalls);
   }
 
-  /** Whether double_at doubles this total, and the koi-koi multiplier. */
+  /**
+   * Whether double_at doubles this total, and the koi-koi multiplier.
+   * @param {number} total
+   * @param {number} [ownCalls]
+   * @param {number} [opponentCalls]
+   * @returns {[boolean, number]}
+   */
   factors(total, ownCalls = 0, opponentCalls = 0) {
     const rules = this.rules;
     const doubled = Boolean(rules.double_at) && total >= rules.double_at;
@@ -283,6 +330,11 @@ export class Scorer {
   }
 }
 
+/**
+ * The points of some yaku, summed.
+ * @param {Yaku} yaku
+ * @returns {number}
+ */
 export function sumValues(yaku) {
   let total = 0;
   for (const key in yaku) total += yaku[key];
@@ -299,6 +351,10 @@ const ADDITIVE_CALLS = 3;
  * The factor koi-koi calls put on the stopper's score. Powers of two with **, not <<:
  * << wraps at 32 bits, and per-call doubling can go past that in a rule set whose
  * largest total is still within 2**53.
+ * @param {Multiplier} kind
+ * @param {number} ownCalls
+ * @param {number} opponentCalls
+ * @returns {number}
  */
 export function multiplier(kind, ownCalls, opponentCalls) {
   if (kind === Multiplier.PER_CALL) return 2 ** (ownCalls + opponentCalls);
@@ -312,19 +368,32 @@ export function multiplier(kind, ownCalls, opponentCalls) {
 /**
  * The points koi-koi calls add to the stopper's score (multiplier = additive: one per
  * own call, up to three calls).
+ * @param {Multiplier} kind
+ * @param {number} ownCalls
+ * @returns {number}
  */
 export function koikoiBonus(kind, ownCalls) {
   return kind === Multiplier.ADDITIVE && ownCalls <= ADDITIVE_CALLS ? ownCalls : 0;
 }
 
-/** The multiplier each seat would score with if it stopped, given both seats' calls. */
+/**
+ * The multiplier each seat would score with if it stopped, given both seats' calls.
+ * @param {Multiplier} kind
+ * @param {readonly number[]} calls
+ * @returns {[number, number]}
+ */
 export function multipliers(kind, calls) {
   return [multiplier(kind, calls[0], calls[1]), multiplier(kind, calls[1], calls[0])];
 }
 
+/** @type {Map<RuleSet, Scorer>} */
 const SCORERS = new Map();
 
-/** The compiled scorer of a rule set (cached: rule sets are immutable). */
+/**
+ * The compiled scorer of a rule set (cached: rule sets are immutable).
+ * @param {RuleSet} rules
+ * @returns {Scorer}
+ */
 export function scorerFor(rules) {
   let scorer = SCORERS.get(rules);
   if (scorer === undefined) {
@@ -335,14 +404,17 @@ export function scorerFor(rules) {
   return scorer;
 }
 
-/** The hand yaku a dealt hand holds: teshi (four of a month) before kuttsuki (four pairs). */
-export function handYaku(lo, hi, rules) {
+/**
+ * The hand yaku a dealt hand holds: teshi (four of a month) before kuttsuki (four pairs).
+ * @param {CardSet} hand
+ * @param {RuleSet} rules
+ * @returns {Yaku}
+ */
+export function handYaku(hand, rules) {
   if (!(rules.teshi || rules.kuttsuki)) return {};
   let four = false;
   let pairs = 0;
-  for (let m = 0; m < MONTH_COUNT; m++) {
-    const n = m < 6 ? (lo >>> (m * 4)) & 15 : (hi >>> ((m - 6) * 4)) & 15;
-    const c = popcount(n);
+  for (const c of hand.monthCounts()) {
     if (c === 4) four = true;
     else if (c === 2) pairs++;
   }
@@ -351,10 +423,16 @@ export function handYaku(lo, hi, rules) {
   return {};
 }
 
-/** A pile's yaku, their total, and the stopper's final score (docs/rules.md §7 shape). */
-export function scorePile(lo, hi, rules, { month = 0, ownCalls = 0, opponentCalls = 0 } = {}) {
+/**
+ * A pile's yaku, their total, and the stopper's final score (docs/rules.md §7 shape).
+ * @param {CardSet} pile
+ * @param {RuleSet} rules
+ * @param {{month?: number, ownCalls?: number, opponentCalls?: number}} [options]
+ * @returns {{yaku: Yaku, total: number, final: number}}
+ */
+export function scorePile(pile, rules, { month = 0, ownCalls = 0, opponentCalls = 0 } = {}) {
   const scorer = scorerFor(rules);
-  const yaku = scorer.score(lo, hi, month, ownCalls > 0);
+  const yaku = scorer.score(pile, month, ownCalls > 0);
   const total = sumValues(yaku);
   return { yaku, total, final: scorer.final(total, ownCalls, opponentCalls) };
 }
@@ -362,17 +440,24 @@ export function scorePile(lo, hi, rules, { month = 0, ownCalls = 0, opponentCall
 /**
  * The ``most`` yaku nearest to a pile ``own``, nearest first (then the richest): only
  * yaku it has not made and can still make (a card in ``theirs`` it will never capture).
- * Piles are [lo, hi]; each entry is {yaku, missing, points, kind, cards}.
+ * @param {CardSet} own
+ * @param {CardSet} theirs
+ * @param {RuleSet} rules
+ * @param {number} [month]
+ * @param {number} [most]
+ * @returns {ProgressEntry[]}
  */
 export function progress(own, theirs, rules, month = 0, most = 3) {
   const scorer = scorerFor(rules);
-  const made = scorer.score(own[0], own[1], month);
+  const made = scorer.score(own, month);
+  /** @type {ProgressEntry[]} */
   const near = [];
   for (const [key, points, required, group, needed] of goals(rules, scorer, own, made, month)) {
     if (!points || key in made) continue;
     const entry = progressToward(key, points, required, group, needed, own, theirs);
     if (entry !== null) near.push(entry);
   }
+  /** @param {ProgressEntry} entry */
   const order = (entry) => YAKU_KEYS.indexOf(entry.yaku);
   near.sort((a, b) => a.missing - b.missing || b.points - a.points || order(a) - order(b));
   // Tsukifuda of any month is a goal per month: the nearest one stands for them all.
@@ -381,22 +466,40 @@ export function progress(own, theirs, rules, month = 0, most = 3) {
   return nearest.slice(0, most);
 }
 
+/**
+ * A yaku a pile may grow toward: its key, its points, the cards it needs all of, a group
+ * of cards it needs some of, and how many of those.
+ * @typedef {[string, number, Readonly<CardSet>, Readonly<CardSet>, number]} Goal
+ */
+
+const OTHER_BRIGHTS = Object.freeze(BRIGHTS.without(RAINMAN));
+const RAINMAN_CARD = frozen([RAINMAN]);
+
+/**
+ * @param {RuleSet} rules
+ * @param {Scorer} scorer
+ * @param {CardSet} own
+ * @param {Yaku} made
+ * @param {number} month
+ * @returns {Goal[]}
+ */
 function goals(rules, scorer, own, made, month) {
-  const others = [BRIGHTS[0], BRIGHTS[1] & ~RAINMAN_HI];
-  const none = [0, 0];
+  const others = OTHER_BRIGHTS;
+  const none = NO_CARDS;
   const hasSet = Object.keys(made).some((key) => RIBBON_SETS.has(key));
   const replaced = scorer.replaces && scorer.akatanAotan;
+  /** @type {Goal[]} */
   const list = [
     [GOKO, rules.goko, BRIGHTS, none, 0],
     [SHIKO, rules.shiko, none, others, 4],
-    [AME_SHIKO, rules.ame_shiko, bit(RAINMAN), others, 3],
+    [AME_SHIKO, rules.ame_shiko, RAINMAN_CARD, others, 3],
     [SANKO, rules.sanko, none, others, 3],
     [INOSHIKACHO_KEY, rules.inoshikacho, INOSHIKACHO, none, 0],
     // A set that suppresses its category's count keeps it out of reach once made.
-    [TANE, scorer.bestAnimals && holds(own[0], own[1], INOSHIKACHO) ? 0 : rules.tane, none, scorer.animals, rules.tane_min],
+    [TANE, scorer.bestAnimals && own.hasAll(INOSHIKACHO) ? 0 : rules.tane, none, scorer.animals, rules.tane_min],
     // Where akatan-aotan replaces them, the second set makes akatan-aotan instead.
-    [AKATAN, replaced && holds(own[0], own[1], BLUE_RIBBONS) ? 0 : rules.akatan, POETRY_RIBBONS, none, 0],
-    [AOTAN, replaced && holds(own[0], own[1], POETRY_RIBBONS) ? 0 : rules.aotan, BLUE_RIBBONS, none, 0],
+    [AKATAN, replaced && own.hasAll(BLUE_RIBBONS) ? 0 : rules.akatan, POETRY_RIBBONS, none, 0],
+    [AOTAN, replaced && own.hasAll(POETRY_RIBBONS) ? 0 : rules.aotan, BLUE_RIBBONS, none, 0],
     [AKATAN_AOTAN, rules.akatan_aotan, ALL_POETRY_AND_BLUE, none, 0],
     [KUSATAN, rules.kusatan, GRASS_RIBBONS, none, 0],
     [TAN, scorer.bestRibbons && hasSet ? 0 : rules.tan, none, RIBBONS, rules.tan_min],
@@ -409,7 +512,7 @@ function goals(rules, scorer, own, made, month) {
   // A canceller already taken rules the viewing yaku out for good; under
   // with-other-yaku, their own cards are not enough until another yaku is made.
   const alone = !scorer.viewingNeedsOther || Object.keys(made).some((key) => key !== TSUKIMI && key !== HANAMI);
-  const cancelled = own[0] & scorer.viewingCancel[0] || own[1] & scorer.viewingCancel[1];
+  const cancelled = own.intersects(scorer.viewingCancel);
   if (scorer.viewing && alone && !cancelled) {
     const season = scorer.viewingSeason;
     if (!season || month === 8) list.push([TSUKIMI, rules.tsukimi, TSUKIMI_CARDS, none, 0]);
@@ -418,20 +521,26 @@ function goals(rules, scorer, own, made, month) {
   return list;
 }
 
-function count2(lo, hi) {
-  return popcount(lo) + popcount(hi);
-}
-
+/**
+ * @param {string} key
+ * @param {number} points
+ * @param {CardSet} required
+ * @param {CardSet} group
+ * @param {number} needed
+ * @param {CardSet} own
+ * @param {CardSet} theirs
+ * @returns {ProgressEntry | null}
+ */
 function progressToward(key, points, required, group, needed, own, theirs) {
-  if (required[0] & theirs[0] || required[1] & theirs[1]) return null; // out of reach
-  if (count2(group[0] & ~theirs[0], group[1] & ~theirs[1]) < needed) return null;
-  const lacking = [required[0] & ~own[0], required[1] & ~own[1]];
-  const short = Math.max(0, needed - count2(own[0] & group[0], own[1] & group[1]));
-  const missing = count2(lacking[0], lacking[1]) + short;
+  if (required.intersects(theirs)) return null; // out of reach
+  if (group.minus(theirs).count() < needed) return null;
+  const lacking = required.minus(own);
+  const short = Math.max(0, needed - own.intersect(group).count());
+  const missing = lacking.count() + short;
   if (!missing) return null;
-  const kinds = new Set(ids(lacking[0], lacking[1]).map((card) => CARDS[card].kind));
-  if (short) for (const card of ids(group[0], group[1])) kinds.add(CARDS[card].kind);
+  const kinds = new Set(lacking.ids().map((card) => CARDS[card].kind));
+  if (short) for (const card of group.ids()) kinds.add(CARDS[card].kind);
   const kind = kinds.size === 1 ? [...kinds][0] : null;
-  const cards = (group[0] || group[1]) && short ? null : slugs(lacking[0], lacking[1]);
+  const cards = !group.isEmpty() && short ? null : lacking.slugs();
   return { yaku: key, missing, points, kind, cards };
 }

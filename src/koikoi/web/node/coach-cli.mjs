@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The browser's coach (coach.js) as a program, so that it can be held to koikoi.coach:
 //
 //   node coach-cli.mjs < lines
@@ -16,6 +17,9 @@ import { HINT_ROLLOUTS, REVIEW_ROLLOUTS, RISK_WORLDS, advice, reviewJson, risk, 
 import { ObservationError, observationFromJson } from "../engine/players-observation.js";
 import { Record, RecordError } from "../engine/record.js";
 
+/**
+ * @param {{op?: unknown, observation?: unknown, seed: import("../engine/random.js").Seed, rollouts?: number, samples?: number, record?: unknown, seat?: number}} request
+ */
 function answer(request) {
   const { op } = request;
   if (op === "advice") return advice(observationFromJson(request.observation), request.seed, request.rollouts ?? HINT_ROLLOUTS);

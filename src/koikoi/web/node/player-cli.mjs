@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // The browser's computer players as a program that speaks the engine protocol (README,
 // "The engine protocol: players in other processes"): `js:LEVEL` in koikoi tournament
 // and koikoi simulate runs this.
@@ -23,6 +24,10 @@ import { writeSync } from "node:fs";
 const PROTOCOL = 1;
 const USAGE = "usage: node player-cli.mjs LEVEL [--rollouts N] [--budget-ms N]";
 
+/**
+ * @param {string} message
+ * @returns {never}
+ */
 function die(message) {
   try {
     writeSync(2, `player-cli: ${message}\n`);
@@ -32,9 +37,15 @@ function die(message) {
   process.exit(2);
 }
 
-/** {level, options} from the command line, or a usage error. */
+/**
+ * {level, options} from the command line (null: --help), or a usage error (RangeError).
+ * @param {readonly string[]} argv
+ * @returns {{level: string, options: import("../engine/players-expert.js").ExpertOptions} | null}
+ */
 function parseArguments(argv) {
+  /** @type {string | null} */
   let level = null;
+  /** @type {{rollouts?: number, budgetMs?: number}} */
   const options = {};
   for (let i = 0; i < argv.length; i++) {
     let arg = argv[i];
@@ -70,18 +81,28 @@ function parseArguments(argv) {
   return { level, options };
 }
 
+/** @param {import("../engine/pytext.js").Dict} message */
 function typeOf(message) {
   for (const [key, value] of dictItems(message)) if (key === "type") return value;
   return undefined;
 }
 
+/**
+ * @param {import("../engine/pytext.js").Dict} message
+ * @param {string} key
+ */
 function valueOf(message, key) {
   for (const [k, value] of dictItems(message)) if (k === key) return value;
   return undefined;
 }
 
-/** Play one seat: answer every observation until "end" or the end of the input. */
+/**
+ * Play one seat: answer every observation until "end" or the end of the input.
+ * @param {string} level
+ * @param {import("../engine/players-expert.js").ExpertOptions} options
+ */
 async function serve(level, options) {
+  /** @type {import("../engine/players.js").Player | null} */
   let player = null;
   let lineNumber = 0;
   const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
@@ -128,6 +149,7 @@ async function serve(level, options) {
   process.exitCode = 0;
 }
 
+/** @param {readonly string[]} argv */
 function main(argv) {
   let parsed;
   try {

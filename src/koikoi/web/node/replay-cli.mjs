@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `koikoi replay FILE [--json]` with the browser's engine, under Node.js: it prints
 // exactly what the Python command prints (docs/rules.md §7), errors and exit status
 // included, so that the two engines can be compared on any record.
@@ -20,6 +21,7 @@ import { replayText } from "./replaytext.js";
 import { jsonDumps, strRepr } from "../engine/pytext.js";
 
 // The strerror texts Python prints for the errors reading a file can meet.
+/** @type {Readonly<Record<string, string>>} */
 const STRERROR = {
   ENOENT: "No such file or directory",
   EISDIR: "Is a directory",
@@ -37,7 +39,11 @@ const STRERROR = {
   EFBIG: "File too large",
 };
 
-/** str(pathlib.Path(path)): repeated and trailing slashes and "." parts dropped. */
+/**
+ * str(pathlib.Path(path)): repeated and trailing slashes and "." parts dropped.
+ * @param {string} path
+ * @returns {string}
+ */
 export function pythonPath(path) {
   const root = path.startsWith("//") && !path.startsWith("///") ? "//" : path.startsWith("/") ? "/" : "";
   const parts = path.split("/").filter((part) => part !== "" && part !== ".");
@@ -45,8 +51,26 @@ export function pythonPath(path) {
   return joined || ".";
 }
 
-/** What one `koikoi replay` run prints: {rc, stdout, stderr}. */
+/**
+ * A record to replay: its name as printed, and its bytes or the error reading them.
+ * @typedef {object} Source
+ * @property {string} name
+ * @property {Uint8Array | null} [bytes]
+ * @property {string | null} [readError]
+ */
+/** What a run prints, and its exit status. @typedef {{rc: number, stdout: string, stderr: string}} Run */
+
+/**
+ * What one `koikoi replay` run prints: {rc, stdout, stderr}.
+ * @param {Source & {asJson?: boolean, width?: number}} run
+ * @returns {Run}
+ */
 export function runReplay({ name, bytes = null, readError = null, asJson = false, width = 80 }) {
+  /**
+   * @param {string} message
+   * @param {number | null} [index]
+   * @returns {Run}
+   */
   const fail = (message, index = null) => {
     const data = index === null ? { error: message } : { error: message, index };
     return { rc: 1, stdout: asJson ? jsonDumps(data) + "\n" : "", stderr: `koikoi: error: ${message}\n` };
@@ -54,7 +78,7 @@ export function runReplay({ name, bytes = null, readError = null, asJson = false
   if (readError !== null) return fail(`cannot read record ${strRepr(name)}: ${readError}`);
   let match;
   try {
-    match = replay(recordFromBytes(name, bytes));
+    match = replay(recordFromBytes(name, bytes ?? new Uint8Array()));
   } catch (error) {
     if (error instanceof RecordError) return fail(error.message, error.index);
     throw error;
@@ -63,17 +87,31 @@ export function runReplay({ name, bytes = null, readError = null, asJson = false
   return { rc: 0, stdout: asJson ? jsonDumps(output) + "\n" : replayText(match, output, width), stderr: "" };
 }
 
+/**
+ * @param {string} path
+ * @returns {Source}
+ */
 function readRecord(path) {
   const name = pythonPath(path);
   try {
     return { name, bytes: fs.readFileSync(name) };
   } catch (error) {
-    return { name, readError: STRERROR[error.code] || error.message };
+    const { code, message } = /** @type {NodeJS.ErrnoException} */ (error);
+    return { name, readError: (code !== undefined && STRERROR[code]) || message };
   }
+}
+
+/**
+ * The stack of a thrown value, as ``error && error.stack`` reads it.
+ * @param {unknown} error
+ */
+function stackOf(error) {
+  return error && /** @type {{stack?: unknown}} */ (error).stack;
 }
 
 /** The width rich gives its console here (console.py's size, for a plain console). */
 function consoleWidth() {
+  /** @param {string | undefined} value */
   const digits = (value) => (value !== undefined && /^[0-9]+$/.test(value) ? Number(value) : null);
   const columns = digits(process.env.COLUMNS);
   const lines = digits(process.env.LINES);
@@ -82,13 +120,15 @@ function consoleWidth() {
   if (process.stdout.isTTY && (term === "dumb" || term === "unknown")) return 80;
   if (columns !== null) return columns;
   for (const stream of [process.stdin, process.stdout, process.stderr]) {
-    if (stream.isTTY && stream.columns) return stream.columns;
+    const width = /** @type {{columns?: number}} */ (stream).columns;
+    if (stream.isTTY && width) return width;
   }
   return 80;
 }
 
 async function batch() {
   const input = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  /** @type {string[]} */
   const out = [];
   for await (const line of input) {
     if (!line.trim()) continue;
@@ -98,7 +138,7 @@ async function batch() {
     try {
       answer = runReplay({ ...source, asJson: Boolean(job.json), width: job.width ?? 80 });
     } catch (error) {
-      answer = { rc: 2, stdout: "", stderr: `crash: ${error && error.stack}\n` };
+      answer = { rc: 2, stdout: "", stderr: `crash: ${stackOf(error)}\n` };
     }
     out.push(JSON.stringify(answer));
     if (out.length >= 256) {
@@ -109,12 +149,15 @@ async function batch() {
   if (out.length) process.stdout.write(out.join("\n") + "\n");
 }
 
+/** @param {string} message */
 function usage(message) {
   process.stderr.write(`replay-cli: ${message}\nusage: node replay-cli.mjs FILE [--json] [--width N] | --batch\n`);
   process.exitCode = 2;
 }
 
+/** @param {readonly string[]} argv */
 function main(argv) {
+  /** @type {string | null} */
   let file = null;
   let asJson = false;
   let width = null;

@@ -1,3 +1,4 @@
+// @ts-check
 // The text that `koikoi replay FILE` prints, character for character: a table drawn
 // the way the rich library draws it on a plain (uncoloured) console of a given width,
 // then the totals line. The Python command builds a rich Table with six columns and
@@ -10,7 +11,11 @@
 const HEADERS = ["round", "winner", "points", "calls", "yaku (seat 0)", "yaku (seat 1)"];
 const PAD = 1; // rich's default cell padding, left and right
 
+/** A column's or a cell's [minimum, maximum] width. @typedef {[number, number]} Measurement */
+/** A box's rule: [left, line, divider, right]. @typedef {readonly [string, string, string, string]} BoxRule */
+
 // rich's HEAVY_HEAD box.
+/** @type {{top: BoxRule, headRow: BoxRule, bottom: BoxRule, head: string, body: string}} */
 const BOX = {
   top: ["┏", "━", "┳", "┓"],
   headRow: ["┡", "━", "╇", "┩"],
@@ -19,7 +24,10 @@ const BOX = {
   body: "│",
 };
 
-/** Python's round(): halves go to the even neighbour. */
+/**
+ * Python's round(): halves go to the even neighbour.
+ * @param {number} x
+ */
 function roundHalfEven(x) {
   const floor = Math.floor(x);
   const diff = x - floor;
@@ -28,20 +36,34 @@ function roundHalfEven(x) {
   return floor % 2 === 0 ? floor : floor + 1;
 }
 
+/** @param {readonly number[]} values */
 function sum(values) {
   return values.reduce((a, b) => a + b, 0);
 }
 
-// A measurement is [minimum, maximum].
+/**
+ * @param {Measurement} measurement
+ * @returns {Measurement}
+ */
 function normalize([minimum, maximum]) {
   const low = Math.min(Math.max(0, minimum), maximum);
   return [Math.max(0, low), Math.max(0, Math.max(low, maximum))];
 }
 
+/**
+ * @param {Measurement} measurement
+ * @param {number} width
+ * @returns {Measurement}
+ */
 function withMaximum([minimum, maximum], width) {
   return [Math.min(minimum, width), Math.min(maximum, width)];
 }
 
+/**
+ * @param {string} text
+ * @param {number} maxWidth
+ * @returns {Measurement}
+ */
 function measureText(text, maxWidth) {
   if (maxWidth < 1) return [0, 0];
   const lines = text.split("\n").filter((line, i, all) => !(i === all.length - 1 && line === ""));
@@ -52,9 +74,15 @@ function measureText(text, maxWidth) {
   return measured[1] < 1 ? [0, 0] : normalize(measured);
 }
 
-// A cell is its text inside padding of one space left and right.
+/**
+ * A cell is its text inside padding of one space left and right.
+ * @param {string} text
+ * @param {number} maxWidth
+ * @returns {Measurement}
+ */
 function measureCell(text, maxWidth) {
   if (maxWidth < 1) return [0, 0];
+  /** @type {Measurement} */
   let measured;
   if (maxWidth - 2 * PAD < 1) measured = [maxWidth, maxWidth];
   else {
@@ -65,6 +93,11 @@ function measureCell(text, maxWidth) {
   return measured[1] < 1 ? [0, 0] : normalize(measured);
 }
 
+/**
+ * @param {readonly string[]} cells
+ * @param {number} maxWidth
+ * @returns {Measurement}
+ */
 function measureColumn(cells, maxWidth) {
   if (maxWidth < 1) return [0, 0];
   const measures = cells.map((cell) => measureCell(cell, maxWidth));
@@ -73,13 +106,20 @@ function measureColumn(cells, maxWidth) {
   return withMaximum([low, high], maxWidth);
 }
 
+/**
+ * @param {number} total
+ * @param {readonly number[]} ratios
+ * @param {readonly number[]} maximums
+ * @param {readonly number[]} values
+ * @returns {number[]}
+ */
 function ratioReduce(total, ratios, maximums, values) {
-  ratios = ratios.map((ratio, i) => (maximums[i] ? ratio : 0));
-  let totalRatio = sum(ratios);
+  const kept = ratios.map((ratio, i) => (maximums[i] ? ratio : 0));
+  let totalRatio = sum(kept);
   if (!totalRatio) return values.slice();
   let remaining = total;
   return values.map((value, i) => {
-    const ratio = ratios[i];
+    const ratio = kept[i];
     if (ratio && totalRatio > 0) {
       const distributed = Math.min(maximums[i], roundHalfEven((ratio * remaining) / totalRatio));
       remaining -= distributed;
@@ -90,6 +130,11 @@ function ratioReduce(total, ratios, maximums, values) {
   });
 }
 
+/**
+ * @param {number[]} widths
+ * @param {number} maxWidth
+ * @returns {number[]}
+ */
 function collapseWidths(widths, maxWidth) {
   // Every column may wrap here (none has a fixed width or no_wrap).
   let total = sum(widths);
@@ -108,6 +153,11 @@ function collapseWidths(widths, maxWidth) {
   return widths;
 }
 
+/**
+ * @param {readonly (readonly string[])[]} columns
+ * @param {number} maxWidth
+ * @returns {number[]}
+ */
 function columnWidths(columns, maxWidth) {
   let widths = columns.map((cells) => measureColumn(cells, maxWidth)[1] || 1);
   let tableWidth = sum(widths);
@@ -125,7 +175,14 @@ function columnWidths(columns, maxWidth) {
 
 // rich's divide_line: where to break a line so that it fits ``width`` (words longer
 // than the width are not folded: the cell cuts them with an ellipsis).
+/**
+ * @param {string} text
+ * @param {number} width
+ * @param {boolean} fold
+ * @returns {number[]}
+ */
 function breakOffsets(text, width, fold) {
+  /** @type {number[]} */
   const breaks = [];
   let offset = 0;
   const word = /\s*\S+\s*/y;
@@ -162,6 +219,11 @@ function breakOffsets(text, width, fold) {
   return breaks;
 }
 
+/**
+ * @param {string} text
+ * @param {readonly number[]} offsets
+ * @returns {string[]}
+ */
 function divide(text, offsets) {
   const parts = [];
   let start = 0;
@@ -173,6 +235,10 @@ function divide(text, offsets) {
   return parts;
 }
 
+/**
+ * @param {string} text
+ * @param {number} size
+ */
 function rstripEnd(text, size) {
   if (text.length <= size) return text;
   const trailing = /\s+$/.exec(text);
@@ -180,6 +246,12 @@ function rstripEnd(text, size) {
   return text.slice(0, text.length - Math.min(trailing[0].length, text.length - size));
 }
 
+/**
+ * @param {string} text
+ * @param {number} width
+ * @param {"ellipsis" | "crop"} overflow
+ * @param {boolean} pad
+ */
 function truncate(text, width, overflow, pad) {
   const length = text.length;
   if (length > width) {
@@ -189,7 +261,12 @@ function truncate(text, width, overflow, pad) {
   return text;
 }
 
-/** A cell's lines at ``width`` (padding included); none when it has no room. */
+/**
+ * A cell's lines at ``width`` (padding included); none when it has no room.
+ * @param {string} text
+ * @param {number} width
+ * @returns {string[]}
+ */
 function cellLines(text, width) {
   const inner = width - 2 * PAD;
   if (width < 1 || inner < 1) return [];
@@ -204,15 +281,28 @@ function cellLines(text, width) {
   return lines;
 }
 
+/**
+ * @param {BoxRule} box
+ * @param {readonly number[]} widths
+ */
 function rule([left, line, divider, right], widths) {
   return left + widths.map((w) => line.repeat(w)).join(divider) + right;
 }
 
+/**
+ * @param {string} line
+ * @param {number} width
+ */
 function crop(line, width) {
   return line.length > width ? line.slice(0, Math.max(0, width)) : line;
 }
 
-/** The table of rows (lists of six strings) as rich prints it on a console this wide. */
+/**
+ * The table of rows (lists of six strings) as rich prints it on a console this wide.
+ * @param {readonly (readonly string[])[]} rows
+ * @param {number} consoleWidth
+ * @returns {string[]}
+ */
 export function renderTable(rows, consoleWidth) {
   const columns = HEADERS.map((header, i) => [header, ...rows.map((row) => row[i])]);
   const extra = HEADERS.length + 1; // the borders: two edges and a divider between columns
@@ -240,13 +330,24 @@ export function renderTable(rows, consoleWidth) {
   return out.map((line) => crop(line, consoleWidth));
 }
 
-/** A line of text as console.print wraps it (words kept whole, long ones folded). */
+/**
+ * A line of text as console.print wraps it (words kept whole, long ones folded).
+ * @param {string} text
+ * @param {number} consoleWidth
+ * @returns {string[]}
+ */
 export function renderLine(text, consoleWidth) {
   if (consoleWidth < 1) return [];
   return divide(text, breakOffsets(text, consoleWidth, true)).map((part) => crop(rstripEnd(part, consoleWidth), consoleWidth));
 }
 
-/** Everything `koikoi replay FILE` prints for a replayed match and its output. */
+/**
+ * Everything `koikoi replay FILE` prints for a replayed match and its output.
+ * @param {import("../engine/match.js").Match} match
+ * @param {import("../engine/record.js").ReplayOutput} output
+ * @param {number} [consoleWidth]
+ * @returns {string}
+ */
 export function replayText(match, output, consoleWidth = 80) {
   const rows = match.results.map((result, index) => [
     String(index + 1),
