@@ -637,6 +637,7 @@ function crossFieldProblems(rules) {
   return problems.concat(scoreProblems(rules));
 }
 
+/** The classic preset: every field at its default. */
 export const CLASSIC = new RuleSet();
 
 /**
