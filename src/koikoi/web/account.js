@@ -2,8 +2,9 @@
 // account area, and the dialogs: sign in or create an account, change the password,
 // delete the account. Names are always put in the page as text.
 
-import { ApiError, api, onSession } from "./api.js";
+import { api, onSession } from "./api.js";
 import { h, icon, openModal, tabKeys, toast } from "./dom.js";
+import { ApiError } from "./errors.js";
 import { isolate, num, plural, t, waitText } from "./i18n.js";
 import { rememberPlayer } from "./practice.js";
 import { href } from "./routes.js";

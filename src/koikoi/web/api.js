@@ -6,18 +6,11 @@
 // every call naming a practice match's id goes there, so the table has one code path.
 //
 // Every answer about the session ({user, csrf}) renews the CSRF token, which every
-// request that changes something sends back as X-CSRF-Token.
+// request that changes something sends back as X-CSRF-Token. A refused or unanswered
+// call throws errors.js's ApiError.
 
+import { ApiError } from "./errors.js";
 import { isPractice, practice } from "./practice.js";
-
-export class ApiError extends Error {
-  constructor(status, detail, retryAfter = null) {
-    super(detail || `HTTP ${status}`);
-    this.status = status; // 0: the server could not be reached
-    this.detail = detail;
-    this.retryAfter = retryAfter; // seconds, when the server asked to wait (429)
-  }
-}
 
 let csrf = null;
 let sessionListener = () => {};

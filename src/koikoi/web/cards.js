@@ -28,6 +28,12 @@ export function month(slug) {
   return info(slug).month;
 }
 
+/** The same-month field cards a card would meet. */
+export function matchesOf(slug, field) {
+  const m = info(slug).month;
+  return field.filter((other) => other && info(other).month === m);
+}
+
 export function cardName(slug) {
   return t(`card.${slug}`);
 }

@@ -68,16 +68,16 @@ const ICONS = {
 };
 
 export function icon(name) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("viewBox", "0 0 24 24");
-  svg.setAttribute("aria-hidden", "true");
-  svg.setAttribute("focusable", "false");
-  svg.classList.add("icon");
+  const drawing = document.createElementNS(SVG, "svg");
+  drawing.setAttribute("viewBox", "0 0 24 24");
+  drawing.setAttribute("aria-hidden", "true");
+  drawing.setAttribute("focusable", "false");
+  drawing.classList.add("icon");
   const path = document.createElementNS(SVG, "path");
   path.setAttribute("d", ICONS[name] || "");
   path.setAttribute("fill", "currentColor");
-  svg.append(path);
-  return svg;
+  drawing.append(path);
+  return drawing;
 }
 
 /**

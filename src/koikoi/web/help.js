@@ -5,7 +5,8 @@
 import { ALL, cardButton } from "./cards.js";
 import { h, icon, openModal, tabKeys } from "./dom.js";
 import { listOr, locale, plural, t } from "./i18n.js";
-import { HAND_YAKU, YAKU, yakuCards, yakuPoints } from "./rulesinfo.js";
+import { KUTTSUKI, TESHI, YAKU_KEYS } from "./engine/yaku.js";
+import { yakuCards, yakuPoints } from "./rulesinfo.js";
 
 const TIPS = 10; // the last one: the keyboard's keys
 const FAQ = 9;
@@ -15,6 +16,9 @@ const pts = (n) => plural("points", Number(n));
 /** viewing_in_season: the month in which each viewing yaku can score, and so the
  * first round that can score it (round 1 is played in January). */
 const SEASON = { hanami: 3, tsukimi: 8 };
+
+/** The yaku a dealt hand scores (engine/yaku.js's handYaku), not a pile. */
+const HAND_YAKU = new Set([TESHI, KUTTSUKI]);
 
 // -- the rules, from the rule set -------------------------------------------------------
 
@@ -53,7 +57,7 @@ function yakuScoreText(key, r) {
 }
 
 function enabledYaku(r) {
-  return YAKU.filter((key) => {
+  return YAKU_KEYS.filter((key) => {
     if (yakuPoints(r, key) <= 0) return false;
     if ((key === "tsukimi" || key === "hanami") && r.viewing === "off") return false;
     // In season only, and the match ends before its month comes round: never scores.
@@ -163,7 +167,7 @@ function renderSections(sections) {
 
 function yakuTab(r) {
   const enabled = new Set(enabledYaku(r));
-  const ordered = [...YAKU.filter((key) => enabled.has(key)), ...YAKU.filter((key) => !enabled.has(key))];
+  const ordered = [...YAKU_KEYS.filter((key) => enabled.has(key)), ...YAKU_KEYS.filter((key) => !enabled.has(key))];
   return h(
     "div",
     { class: "help-yaku" },

@@ -1,5 +1,5 @@
 // The public pages: the leaderboard and a player's profile (with the account's own
-// settings when it is yours). Each draws what the server answered; app.js fetches.
+// settings when it is yours). Each draws what the server answered; screens.js fetches.
 
 import { boardPresets, earnsPoints, openChangePassword, openDeleteAccount, rankingPoints, signOut } from "./account.js";
 import { h, icon, svg } from "./dom.js";

@@ -1,7 +1,7 @@
 // Tables between two people, before and around the match: the host's waiting screen
 // (the link and the code to share), an open table's seat for whoever has its link, a
 // full or missing table, and the quick match's waiting panel. The match itself is the
-// usual table (table.js), driven by app.js.
+// usual table (table.js), driven by persontable.js.
 
 import { h, icon, openModal } from "./dom.js";
 import { isolate, num, t } from "./i18n.js";

@@ -7,10 +7,10 @@
 // request, so a reload or a closed tab loses nothing.
 //
 // A match that ends while a player is signed in here is theirs (`owner`): once online,
-// app.js sends its record to the server's history (POST /api/games/practice), which
+// gameflow.js sends its record to the server's history (POST /api/games/practice), which
 // replays it, and marks it `saved` (the server's game id) so it is never sent twice.
 
-import { ApiError } from "./api.js";
+import { ApiError } from "./errors.js";
 
 export const PREFIX = "practice.";
 const STORE_KEY = "koikoi.practice";

@@ -1,16 +1,11 @@
-// What the client needs to know about a rule set to explain it: the yaku in order,
-// their rule keys, the cards that make them, and the koi-koi multiplier and bonus.
-// The server scores; these only describe.
+// What the client needs to know about a rule set to explain it: each yaku's points
+// under the rules, yaku in the rules' order, and the cards that make a yaku (for the
+// help's pictures). The rules themselves (the yaku and their order, the koi-koi bonus,
+// how a round's points reach the match totals) are the engine's (engine/yaku.js,
+// engine/match.js); the server scores, and these only describe.
 
-import { ALL, info } from "./cards.js";
-
-/** Yaku keys in the order of the rules (docs/rules.md §3). */
-export const YAKU = [
-  "goko", "shiko", "ame-shiko", "sanko", "inoshikacho", "tane", "akatan", "aotan", "akatan-aotan",
-  "kusatan", "tsukifuda", "tan", "kasu", "tsukimi", "hanami", "teshi", "kuttsuki",
-];
-
-export const HAND_YAKU = new Set(["teshi", "kuttsuki"]);
+import { ALL } from "./cards.js";
+import { YAKU_KEYS } from "./engine/yaku.js";
 
 /** The rule field holding a yaku's points. */
 function ruleKey(yaku) {
@@ -21,42 +16,10 @@ export function yakuPoints(rules, yaku) {
   return Number(rules[ruleKey(yaku)] || 0);
 }
 
-/** A yaku's points as scored, in the order of YAKU (unknown keys last). */
+/** A yaku's points as scored, in the rules' order (the engine's YAKU_KEYS; unknown keys last). */
 export function sortYaku(yaku) {
-  const order = (key) => (YAKU.includes(key) ? YAKU.indexOf(key) : YAKU.length);
+  const order = (key) => (YAKU_KEYS.includes(key) ? YAKU_KEYS.indexOf(key) : YAKU_KEYS.length);
   return Object.entries(yaku || {}).sort((a, b) => order(a[0]) - order(b[0]));
-}
-
-export function total(yaku) {
-  return Object.values(yaku || {}).reduce((sum, points) => sum + Number(points), 0);
-}
-
-/**
- * The match score once `rounds` rounds are over, from the finished rounds' results.
- * With `starting_points` both start from them and a round's points move from one
- * player to the other (zero-sum), so a total can fall below zero.
- */
-export function totalsAfter(results, rounds, rules = {}) {
-  const start = Number(rules.starting_points) || 0;
-  const totals = [start, start];
-  for (const result of results.slice(0, Math.max(0, rounds))) {
-    const [a, b] = result.points;
-    if (start) {
-      totals[0] += a - b;
-      totals[1] += b - a;
-    } else {
-      totals[0] += a;
-      totals[1] += b;
-    }
-  }
-  return totals;
-}
-
-/** The points a player's own koi-koi calls add to a stop (multiplier = additive: one a
- * call up to three; from the fourth the score is multiplied instead), as the server
- * reports it in the state's `bonus`. */
-export function koikoiBonus(rules, calls) {
-  return rules && rules.multiplier === "additive" && calls <= 3 ? calls : 0;
 }
 
 const slugsWhere = (test) => ALL.filter(test).map((card) => card.slug);
@@ -110,10 +73,4 @@ export function yakuCards(yaku, rules = {}) {
     default:
       return [];
   }
-}
-
-/** The same-month field cards a card would meet. */
-export function matchesOf(slug, field) {
-  const m = info(slug).month;
-  return field.filter((other) => other && info(other).month === m);
 }

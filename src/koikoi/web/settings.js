@@ -62,7 +62,9 @@ export function pace() {
 let delayImpl = (ms) => {
   const factor = pace();
   if (factor === 0 || ms <= 0) return Promise.resolve();
-  return new Promise((resolve) => setTimeout(resolve, ms * factor));
+  return new Promise((resolve) => {
+    setTimeout(resolve, ms * factor);
+  });
 };
 
 /** The one place the game waits: resolves at once when the pace is 0. */

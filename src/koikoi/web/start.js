@@ -26,7 +26,7 @@ const MATCH_FIELDS = ["rounds", "target_score", "starting_points"];
 const MOVE_SECONDS = [15, 30, 60, 120];
 const CODE = /^[ABCDEFGHJKLMNPQRSTUVWXYZ23456789]{6}$/;
 
-// The screen's choices (kept while the page lives; stored in localStorage by app.js).
+// The screen's choices (kept while the page lives; stored in localStorage by screens.js).
 const form = { difficulty: "normal", preset: "classic", values: null, catalog: null, ranked: true, moveSeconds: 30, queuePreset: "classic", code: "" };
 
 function same(a, b) {
@@ -110,9 +110,9 @@ function control(spec, onChange) {
     });
     input.addEventListener("change", () => {
       const n = Math.floor(Number(input.value));
-      const value = Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;
-      input.value = String(value);
-      onChange(spec.key, value);
+      const clamped = Number.isFinite(n) ? Math.min(max, Math.max(min, n)) : min;
+      input.value = String(clamped);
+      onChange(spec.key, clamped);
     });
   }
   return h("div", { class: `rule rule-${spec.kind} ${changed ? "is-changed" : ""}`, "data-rule-wrap": spec.key },

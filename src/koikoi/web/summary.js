@@ -3,9 +3,10 @@
 import { currentUser } from "./account.js";
 import { cardButton } from "./cards.js";
 import { h, openModal } from "./dom.js";
+import { roundGains } from "./engine/match.js";
 import { num, plural, ratingChange, ratingText, t } from "./i18n.js";
 import { href } from "./routes.js";
-import { sortYaku, totalsAfter } from "./rulesinfo.js";
+import { sortYaku } from "./rulesinfo.js";
 import { SEAT_CPU, SEAT_YOU, side, who } from "./table.js";
 
 function yakuRows(yaku) {
@@ -39,6 +40,23 @@ function breakdown(rules, event, seat) {
   }
   lines.push(line(t("summary.points"), plural("points", points), "summary-points"));
   return h("dl", { class: "stake-lines" }, lines);
+}
+
+/**
+ * The match score once `rounds` rounds are over, from the finished rounds' results, as
+ * the engine's Match books it: both start from `starting_points`, and each round adds
+ * engine/match.js's roundGains (with starting points, zero-sum: a round's points move
+ * from one player to the other, so a total can fall below zero).
+ */
+export function totalsAfter(results, rounds, rules = {}) {
+  const start = Number(rules.starting_points) || 0;
+  const totals = [start, start];
+  for (const result of results.slice(0, Math.max(0, rounds))) {
+    const won = roundGains(result.points, Boolean(start));
+    totals[0] += won[0];
+    totals[1] += won[1];
+  }
+  return totals;
 }
 
 /** The round summary; resolves when the player continues. */
@@ -131,17 +149,17 @@ function rankingLines(state) {
  * "saved", "pending", "refused" or null: a guest's) says. */
 function savingLine(saving) {
   if (!saving) return null;
-  const line = h("p", { class: "summary-saved", "data-testid": "practice-save", hidden: true });
+  const note = h("p", { class: "summary-saved", "data-testid": "practice-save", hidden: true });
   saving.then(
     (where) => {
       if (!where) return;
-      line.textContent = t(`summary.practice_${where}`);
-      line.dataset.state = where;
-      line.hidden = false;
+      note.textContent = t(`summary.practice_${where}`);
+      note.dataset.state = where;
+      note.hidden = false;
     },
     () => {},
   );
-  return line;
+  return note;
 }
 
 /** How a match between people ended, said on its summary: against whom, and a
@@ -159,7 +177,7 @@ function endingLine(state) {
 
 /** A table's rematch as it stands ([you, them] offers; `next`: the new table): the
  * button's label and whether it can be pressed, and the line below it. */
-function rematchShown(table, button, line) {
+function rematchShown(table, button, note) {
   const [mine, theirs] = table.rematch;
   const name = who(SEAT_CPU);
   button.disabled = mine || Boolean(table.next);
@@ -168,16 +186,16 @@ function rematchShown(table, button, line) {
   if (table.next) text = t("rematch.starting");
   else if (mine) text = t("rematch.waiting", { name });
   else if (theirs) text = t("rematch.wanted", { name });
-  line.textContent = text;
-  line.hidden = !text;
-  line.dataset.state = table.next ? "starting" : mine ? "waiting" : theirs ? "wanted" : "none";
+  note.textContent = text;
+  note.hidden = !text;
+  note.dataset.state = table.next ? "starting" : mine ? "waiting" : theirs ? "wanted" : "none";
 }
 
 /**
  * The match summary: totals, winner, ranking points, the replay, a new game. At a
  * table between people (`rematch`: {offer(), bind(show)}), "Play again" offers a
  * rematch and the summary stays open; `bind` receives the function that shows each
- * newer state's rematch offers (app.js calls it as they come).
+ * newer state's rematch offers (persontable.js calls it as they come).
  */
 export function showMatchSummary({ state, onNewGame, onRematch, saving = null, rematch = null }) {
   const winner = state.winner;

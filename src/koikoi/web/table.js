@@ -2,11 +2,12 @@
 // for a two-card choice and the stop/koi-koi decision. Rendered whole from a view
 // (the state as shown, which events move step by step) and the local UI state.
 
-import { cardBack, cardButton, cardName } from "./cards.js";
+import { cardBack, cardButton, cardName, matchesOf } from "./cards.js";
 import { riskChoices, riskMeter } from "./coach.js";
 import { h, icon } from "./dom.js";
+import { sumValues } from "./engine/yaku.js";
 import { isolate, list, num, plural, t } from "./i18n.js";
-import { matchesOf, sortYaku, total } from "./rulesinfo.js";
+import { sortYaku } from "./rulesinfo.js";
 import { PACES, pace, reducedMotion } from "./settings.js";
 
 const KINDS = ["bright", "animal", "ribbon", "plain"];
@@ -442,7 +443,7 @@ function keyHint(key) {
 
 function decisionSheet(view, ui, handlers) {
   const mine = view.yaku[SEAT_YOU] || {};
-  const base = total(mine);
+  const base = sumValues(mine);
   const rules = view.rules;
   const doubled = view.stake_doubled;
   const nextMult = view.koikoi_multiplier;
