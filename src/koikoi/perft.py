@@ -61,6 +61,7 @@ __all__ = [
     "action_key",
     "check_vector",
     "coverage",
+    "coverage_depths",
     "divide",
     "first_divergence",
     "load_vectors",
@@ -177,18 +178,28 @@ TAGS: dict[str, str] = {
     "decision": "a new yaku: the player decides koi-koi or stop",
     "decision-again": "a decision for a player who has called koi-koi before",
     "stop": "a stop ends the round",
-    "no-call-max-koikoi": "a yaku ends the round without a decision: max_koikoi calls made",
-    "no-call-after-opponent": (
-        "a yaku ends the round without a decision: the opponent has called koi-koi and"
-        " koikoi_after_opponent is off"
+    "no-call-max-koikoi": (
+        "a yaku ends the round without a decision, for the player has made max_koikoi calls"
+        " (and for nothing else)"
     ),
-    "final-turn": "a yaku on the player's last turn ends the round without a decision",
+    "no-call-after-opponent": (
+        "a yaku ends the round without a decision, for the opponent has called koi-koi and"
+        " koikoi_after_opponent is off (and for nothing else)"
+    ),
+    "final-turn": (
+        "a yaku on the player's last turn ends the round without the decision it would"
+        " otherwise open"
+    ),
     "exhausted": "the hands (or the stock) run out without a stop: the round ends",
+    "stock-runs-out": "the stock runs out while the player still holds cards: the round ends",
     "over-at-deal": "the round is over before any action (a hand yaku)",
 }
 """The situations a vector may claim to reach, each checked by :func:`coverage`. An
-action's effects count only where the depth left after it is 1 or more (so its
-consequences are in the count); a choice, a decision or a forced capture counts where
+ending without a decision counts only where its rule alone decides it (a final turn
+where a call would be allowed, one refusal where the other would not refuse), so that
+an engine without that rule counts otherwise. An action's effects count only where the
+depth left after it is 1 or more (so its consequences are in the count); a choice, a
+decision or a forced capture counts where
 the depth left at it is 1 or more (so its legal actions are counted)."""
 
 
@@ -196,40 +207,68 @@ def coverage(game: Round, depth: int, want: set[str] | None = None) -> set[str]:
     """The :data:`TAGS` that the perft tree of ``game`` to ``depth`` reaches; with
     ``want``, the walk stops as soon as all of those are found."""
     found: set[str] = set()
-    if game.is_over:
-        found.add("over-at-deal")
 
-    def done() -> bool:
+    def visit(tag: str, _needed: int) -> bool:
+        found.add(tag)
         return want is not None and want <= found
 
-    def walk(node: Round, left: int) -> None:
-        if left == 0 or node.is_over or done():
-            return
+    _tags(game, depth, visit)
+    return found
+
+
+def coverage_depths(game: Round, depth: int) -> dict[str, int]:
+    """Each of the :data:`TAGS` the perft tree of ``game`` to ``depth`` reaches, with the
+    smallest depth whose tree reaches it (tools/make_perft.py picks depths by it)."""
+    needed: dict[str, int] = {}
+
+    def visit(tag: str, at: int) -> bool:
+        if at < needed.get(tag, depth + 1):
+            needed[tag] = at
+        return False
+
+    _tags(game, depth, visit)
+    return needed
+
+
+def _tags(game: Round, depth: int, visit: Callable[[str, int], bool]) -> None:
+    """Walk the perft tree, calling ``visit(tag, depth needed)`` for every tag met;
+    a visit that answers True ends the walk."""
+    if game.is_over and visit("over-at-deal", 0):
+        return
+
+    def walk(node: Round, ply: int) -> bool:
+        if ply == depth or node.is_over:
+            return False
         phase = node.phase
         actions = node.legal_actions()
         seat = node.turn
+        tags = []
         if phase is Phase.HAND_CHOICE:
-            found.add("hand-choice")
+            tags.append("hand-choice")
         elif phase is Phase.DRAW_CHOICE:
-            found.add("draw-choice")
+            tags.append("draw-choice")
         elif phase is Phase.DECISION:
-            found.add("decision")
+            tags.append("decision")
             if node.calls[seat]:
-                found.add("decision-again")
+                tags.append("decision-again")
         elif node.rules.forced_capture and len(actions) < len(node.hand_cards[seat]):
-            found.add("forced-capture")
-        if left == 1:  # the last action's effects are not counted
-            return
+            tags.append("forced-capture")
+        # Counted where the depth left here is 1 or more: at depth ply + 1.
+        if any(visit(tag, ply + 1) for tag in tags):
+            return True
+        if ply + 1 == depth:  # the last action's effects are not counted
+            return False
         for action in actions:
             child = node.copy()
             child.apply(action)
-            _effects(node, action, child, found)
-            walk(child, left - 1)
-            if done():
-                return
+            effects: set[str] = set()
+            _effects(node, action, child, effects)
+            # Counted where the depth left after the action is 1 or more.
+            if any(visit(tag, ply + 2) for tag in sorted(effects)) or walk(child, ply + 1):
+                return True
+        return False
 
-    walk(game, depth)
-    return found
+    walk(game, 0)
 
 
 def _effects(before: Round, action: Action, after: Round, found: set[str]) -> None:
@@ -249,19 +288,24 @@ def _effects(before: Round, action: Action, after: Round, found: set[str]) -> No
     result = after.result
     if result is None or before.is_over:
         return
+    if result.reason in (EXHAUSTED, FINAL_TURN) and after.hand_cards[before.turn]:
+        found.add("stock-runs-out")
+    seat = before.turn
+    rules = after.rules
+    calls = after.calls
+    too_many = bool(rules.max_koikoi) and calls[seat] >= rules.max_koikoi
+    after_opponent = not rules.koikoi_after_opponent and bool(calls[1 - seat])
     if result.reason == STOPPED:
         assert action == STOP
         found.add("stop")
-    elif result.reason == FINAL_TURN:
+    elif result.reason == FINAL_TURN and not (too_many or after_opponent):
         found.add("final-turn")
     elif result.reason == EXHAUSTED:
         found.add("exhausted")
     elif result.reason == NO_CALL_ALLOWED:
-        seat = before.turn
-        rules = after.rules
-        if rules.max_koikoi and after.calls[seat] >= rules.max_koikoi:
+        if too_many and not after_opponent:
             found.add("no-call-max-koikoi")
-        if not rules.koikoi_after_opponent and after.calls[1 - seat]:
+        if after_opponent and not too_many:
             found.add("no-call-after-opponent")
 
 
@@ -495,7 +539,7 @@ def check_vector(
         f"{name}'s divide: {json.dumps(result.divide)}",
     ]
     if other is None:
-        lines.append(f"(no {other_name} to descend against)")
+        lines.append("(no other engine to descend against: the divide above is all there is)")
     else:
         found = first_divergence(vector.record, vector.depth, engine, other, (name, other_name))
         if found is None:
@@ -506,4 +550,3 @@ def check_vector(
         else:
             lines.append(str(found))
     return "\n".join(lines)
-

@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+// @ts-check
 // `koikoi perft FILE --depth N [--divide] [--json]` with the browser's engine, under
 // Node.js: it prints exactly what the Python command prints (docs/perft.md), errors and
 // exit status included, so that the two engines can be compared on any position.
@@ -20,6 +21,7 @@ import { run } from "../engine/perft.js";
 
 // The strerror texts Python prints for the errors reading a file can meet (as
 // replay-cli.mjs has them).
+/** @type {Readonly<Record<string, string>>} */
 const STRERROR = {
   ENOENT: "No such file or directory",
   EISDIR: "Is a directory",
@@ -40,14 +42,32 @@ const STRERROR = {
 // files.py's MAX_FILE_BYTES: a longer record (or /dev/zero) is refused, not read whole.
 const MAX_FILE_BYTES = 10 * 1024 * 1024;
 
-/** str(pathlib.Path(path)): repeated and trailing slashes and "." parts dropped. */
+/**
+ * str(pathlib.Path(path)): repeated and trailing slashes and "." parts dropped.
+ * @param {string} path
+ * @returns {string}
+ */
 function pythonPath(path) {
   const root = path.startsWith("//") && !path.startsWith("///") ? "//" : path.startsWith("/") ? "/" : "";
   const parts = path.split("/").filter((part) => part !== "" && part !== ".");
   return root + parts.join("/") || ".";
 }
 
-/** A record file's bytes, at most MAX_FILE_BYTES + 1 of them, or why it cannot be read. */
+/**
+ * A record to count from: its name as printed, and its bytes or the error reading them.
+ * @typedef {object} Source
+ * @property {string} name
+ * @property {Uint8Array | null} [bytes]
+ * @property {string | null} [readError]
+ */
+/** What a run prints, and its exit status. @typedef {{rc: number, stdout: string, stderr: string}} Run */
+/** @typedef {{count: number, divide: Map<string, number>}} Result */
+
+/**
+ * A record file's bytes, at most MAX_FILE_BYTES + 1 of them, or why it cannot be read.
+ * @param {string} path
+ * @returns {Source}
+ */
 function readRecord(path) {
   const name = pythonPath(path);
   let fd;
@@ -63,13 +83,21 @@ function readRecord(path) {
     }
     return { name, bytes: buffer.subarray(0, size) };
   } catch (error) {
-    return { name, readError: STRERROR[error.code] || error.message };
+    const { code, message } = /** @type {NodeJS.ErrnoException} */ (error);
+    return { name, readError: (code !== undefined && STRERROR[code]) || message };
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
-/** The perft.py perft_text: each first action's count, then perft(DEPTH) = COUNT. */
+/**
+ * The perft.py perft_text: each first action's count, then perft(DEPTH) = COUNT.
+ * @param {Result} result
+ * @param {string} depth
+ * @param {boolean} withDivide
+ * @param {boolean} over
+ * @returns {string}
+ */
 function perftText(result, depth, withDivide, over) {
   const lines = withDivide ? [...result.divide].map(([key, n]) => `${key}: ${n}`) : [];
   lines.push(`perft(${depth}) = ${result.count}${over ? " (the round is over)" : ""}`);
@@ -80,19 +108,27 @@ function perftText(result, depth, withDivide, over) {
  * What one `koikoi perft` run prints: {rc, stdout, stderr}. ``depth`` is a string of
  * digits as the command line has it (Python's int() already took it: no sign, no
  * leading zeros but for 0 itself).
+ * @param {Source & {depth: string, withDivide?: boolean, asJson?: boolean}} run
+ * @returns {Run}
  */
 function runPerft({ name, bytes = null, readError = null, depth, withDivide = false, asJson = false }) {
+  /**
+   * @param {string} message
+   * @param {number | null} [index]
+   * @returns {Run}
+   */
   const fail = (message, index = null) => {
     const data = index === null ? { error: message } : { error: message, index };
     return { rc: 1, stdout: asJson ? jsonDumps(data) + "\n" : "", stderr: `koikoi: error: ${message}\n` };
   };
   if (readError !== null) return fail(`cannot read record ${strRepr(name)}: ${readError}`);
-  if (bytes.length > MAX_FILE_BYTES) {
+  const data = bytes ?? new Uint8Array();
+  if (data.length > MAX_FILE_BYTES) {
     return fail(`record ${strRepr(name)} holds more than ${MAX_FILE_BYTES / (1024 * 1024)} MB; it cannot be one`);
   }
   let game;
   try {
-    game = replay(recordFromBytes(name, bytes)).round.copy();
+    game = replay(recordFromBytes(name, data)).round.copy();
   } catch (error) {
     if (error instanceof RecordError) return fail(error.message, error.index);
     throw error;
@@ -102,10 +138,10 @@ function runPerft({ name, bytes = null, readError = null, depth, withDivide = fa
   const big = BigInt(depth);
   const result = run(game, big > 2n ** 31n ? 2 ** 31 : Number(big), withDivide);
   if (asJson) {
-    const output = new Map([
-      ["depth", big],
-      ["count", result.count],
-    ]);
+    /** @type {Map<string, unknown>} */
+    const output = new Map();
+    output.set("depth", big);
+    output.set("count", result.count);
     if (withDivide) output.set("divide", result.divide);
     return { rc: 0, stdout: jsonDumps(output) + "\n", stderr: "" };
   }
@@ -122,20 +158,25 @@ async function batch() {
     try {
       answer = runPerft({ ...source, depth: String(job.depth), withDivide: job.divide ?? true, asJson: job.json ?? true });
     } catch (error) {
-      answer = { rc: 2, stdout: "", stderr: `crash: ${error && error.stack}\n` };
+      const stack = error && /** @type {{stack?: unknown}} */ (error).stack;
+      answer = { rc: 2, stdout: "", stderr: `crash: ${stack}\n` };
     }
     // One answer a line, at once: the asker may wait for it before its next question.
     process.stdout.write(JSON.stringify(answer) + "\n");
   }
 }
 
+/** @param {string} message */
 function usage(message) {
   process.stderr.write(`perft-cli: ${message}\nusage: node perft-cli.mjs --depth N [--divide] [--json] [--] FILE | --batch\n`);
   process.exitCode = 2;
 }
 
+/** @param {readonly string[]} argv */
 function main(argv) {
+  /** @type {string | null} */
   let file = null;
+  /** @type {string | null} */
   let depth = null;
   let withDivide = false;
   let asJson = false;
