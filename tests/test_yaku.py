@@ -1170,6 +1170,26 @@ def test_progress_leaves_out_what_the_opponent_made_impossible() -> None:
     assert not {"goko", "shiko", "ame-shiko", "sanko"} & {entry["yaku"] for entry in brights}
 
 
+def test_progress_offers_no_bright_yaku_its_cards_would_pass_over() -> None:
+    """Only the first enabled bright level scores: a pile holding shiko cannot make
+    ame-shiko (the rain man brings goko), and one holding the rain man cannot make
+    sanko while ame-shiko is on (found by the browser engine's unit tests; both engines
+    offered them)."""
+
+    def names(found: Any) -> set[str]:
+        return {entry["yaku"] for entry in found}
+
+    shiko = names(near([CRANE, CURTAIN, MOON, PHOENIX]))
+    assert "goko" in shiko
+    assert "ame-shiko" not in shiko
+    rainy = names(near([RAINMAN, CRANE, CURTAIN]))
+    assert "ame-shiko" in rainy
+    assert "sanko" not in rainy
+    assert "sanko" in names(
+        near([RAINMAN, CRANE, CURTAIN], rules=RuleSet.from_mapping({"ame_shiko": 0}))
+    )
+
+
 def test_progress_follows_the_rules_in_play() -> None:
     def names(found: Any) -> list[str]:
         return [entry["yaku"] for entry in found]

@@ -394,16 +394,43 @@ def progress(
     """
     scorer = scorer_for(rules)
     made = scorer.score(own, month)
+    brights = _bright_reach(scorer, own, theirs, month)
     found = [
         _progress_toward(key, points, required, group, needed, own, theirs)
         for key, points, required, group, needed in _goals(rules, scorer, own, made, month)
-        if points and key not in made
+        if points and key not in made and (key not in _BRIGHT_LADDER or key in brights)
     ]
     near = [entry for entry in found if entry is not None]
     near.sort(key=lambda entry: (entry.missing, -entry.points, YAKU_KEYS.index(entry.yaku)))
     # Tsukifuda of any month is a goal per month: the nearest one stands for them all.
     nearest = {entry.yaku: entry for entry in reversed(near)}
     return tuple(sorted(nearest.values(), key=near.index)[:most])
+
+
+_BRIGHT_LADDER = frozenset({GOKO, SHIKO, AME_SHIKO, SANKO})
+
+
+def _bright_reach(scorer: Scorer, own: CardSet, theirs: CardSet, month: int) -> set[str]:
+    """The bright yaku that some pile grown from ``own`` would score. With brights
+    exclusive only the first enabled level scores, so a level its cards pass over is
+    out of reach: once the four brights besides the rain man are in, the rain man makes
+    goko, never ame-shiko. At most 32 piles, as there are five brights.
+
+    >>> from koikoi.cards import cards_from_slugs
+    >>> from koikoi.rules import PRESETS
+    >>> shiko = ["pine-crane", "cherry-curtain", "susuki-moon", "paulownia-phoenix"]
+    >>> sorted(_bright_reach(scorer_for(PRESETS["classic"]), cards_from_slugs(shiko), 0, 0))
+    ['goko', 'shiko']
+    """
+    have = own & BRIGHTS
+    free = BRIGHTS & ~own & ~theirs
+    reach: set[str] = set()
+    extra = free
+    while True:
+        reach.update(scorer.score(have | extra, month).keys() & _BRIGHT_LADDER)
+        if not extra:
+            return reach
+        extra = (extra - 1) & free
 
 
 def _goals(

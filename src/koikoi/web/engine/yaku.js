@@ -450,10 +450,11 @@ export function scorePile(pile, rules, { month = 0, ownCalls = 0, opponentCalls 
 export function progress(own, theirs, rules, month = 0, most = 3) {
   const scorer = scorerFor(rules);
   const made = scorer.score(own, month);
+  const brights = brightReach(scorer, own, theirs, month);
   /** @type {ProgressEntry[]} */
   const near = [];
   for (const [key, points, required, group, needed] of goals(rules, scorer, own, made, month)) {
-    if (!points || key in made) continue;
+    if (!points || key in made || (BRIGHT_LADDER.has(key) && !brights.has(key))) continue;
     const entry = progressToward(key, points, required, group, needed, own, theirs);
     if (entry !== null) near.push(entry);
   }
@@ -464,6 +465,34 @@ export function progress(own, theirs, rules, month = 0, most = 3) {
   const seen = new Set();
   const nearest = near.filter((entry) => (seen.has(entry.yaku) ? false : seen.add(entry.yaku)));
   return nearest.slice(0, most);
+}
+
+const BRIGHT_LADDER = new Set([GOKO, SHIKO, AME_SHIKO, SANKO]);
+
+/**
+ * The bright yaku that some pile grown from `own` would score (yaku.py's _bright_reach).
+ * With brights exclusive only the first enabled level scores, so a level its cards pass
+ * over is out of reach: once the four brights besides the rain man are in, the rain man
+ * makes goko, never ame-shiko. At most 32 piles, as there are five brights.
+ * @param {Scorer} scorer
+ * @param {CardSet} own
+ * @param {CardSet} theirs
+ * @param {number} month
+ * @returns {Set<string>}
+ */
+function brightReach(scorer, own, theirs, month) {
+  const have = own.intersect(BRIGHTS);
+  const free = BRIGHTS.minus(own).minus(theirs).ids();
+  /** @type {Set<string>} */
+  const reach = new Set();
+  for (let chosen = 0; chosen < 1 << free.length; chosen++) {
+    const pile = have.copy();
+    free.forEach((card, i) => {
+      if (chosen & (1 << i)) pile.add(card);
+    });
+    for (const key of Object.keys(scorer.score(pile, month))) if (BRIGHT_LADDER.has(key)) reach.add(key);
+  }
+  return reach;
 }
 
 /**
