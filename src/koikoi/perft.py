@@ -93,6 +93,11 @@ def perft(game: Round, depth: int) -> int:
     """
     if depth < 0:
         raise ValueError(f"depth must be 0 or more, not {depth}")
+    return _count(game, depth)
+
+
+def _count(game: Round, depth: int) -> int:
+    """:func:`perft` without the check of its depth, for the recursion."""
     if depth == 0 or game.phase is Phase.OVER:
         return 1
     actions = game.legal_actions()
@@ -102,7 +107,7 @@ def perft(game: Round, depth: int) -> int:
     for action in actions:
         child = game.copy()
         child.apply(action)
-        total += perft(child, depth - 1)
+        total += _count(child, depth - 1)
     return total
 
 
@@ -119,7 +124,7 @@ def divide(game: Round, depth: int) -> dict[str, int]:
     for action in game.legal_actions():
         child = game.copy()
         child.apply(action)
-        counts[action_key(action)] = perft(child, depth - 1)
+        counts[action_key(action)] = _count(child, depth - 1)
     return counts
 
 
@@ -413,9 +418,11 @@ class NodeEngine:
 
     def __call__(self, record: dict[str, Any], depth: int) -> PerftResult:
         answer = self.ask({"text": json.dumps(record), "depth": depth, "divide": True})
+        if answer["rc"] == 1:  # the record's error, as koikoi perft --json reports it
+            data = json.loads(answer["stdout"])
+            raise RecordError(data["error"], data.get("index"))
         if answer["rc"]:
-            data = json.loads(answer["stdout"]) if answer["stdout"] else {}
-            raise RecordError(data.get("error", answer["stderr"]), data.get("index"))
+            raise RuntimeError(f"perft-cli.mjs failed: {answer['stderr']}")
         output = json.loads(answer["stdout"])
         return PerftResult(output["count"], output["divide"])
 
