@@ -36,6 +36,7 @@ from conftest import require
 from koikoi.cards import SLUGS
 from koikoi.cli import cli
 from koikoi.cli.games import NODE_REPLAY
+from koikoi.files import MAX_FILE_BYTES
 from koikoi.jsengine import ENGINE
 from koikoi.match import Match
 from koikoi.record import Record, start_match
@@ -536,7 +537,11 @@ def test_unreadable_and_invalid_files_fail_the_same_way(node: str, tmp_path: Pat
     (tmp_path / "folder.json").mkdir()
     crlf = json.dumps(simulated(PRESETS["classic"], 1, seed=4)[0], indent=1)
     (tmp_path / "crlf.json").write_bytes(crlf.replace("\n", "\r\n").encode() + b"\r\n,")
-    paths = [tmp_path / name for name in ("latin-1.json", "folder.json", "crlf.json")]
+    # Past files.py's 10 MB a record is refused unread, by the JS programs too (the
+    # replay program once read it whole and failed on its content instead).
+    (tmp_path / "huge.json").write_bytes(b" " * (MAX_FILE_BYTES + 1))
+    names = ("latin-1.json", "folder.json", "crlf.json", "huge.json")
+    paths = [tmp_path / name for name in names]
     assert_same(node, both_forms([*paths, tmp_path / "missing.json"]))
 
 

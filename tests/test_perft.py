@@ -369,13 +369,12 @@ def test_a_broken_python_rule_fails_the_check_and_names_the_path(
 
 
 def broken_js(folder: Path, module: str, pattern: str, replacement: str) -> Path:
-    """A copy of the JS engine (and perft-cli.mjs beside it, as in the package) with
-    the one match of ``pattern`` (a regular expression, multi-line) in ``module``
+    """A copy of the JS engine (and its Node.js programs beside it, as in the package)
+    with the one match of ``pattern`` (a regular expression, multi-line) in ``module``
     replaced; the copy's ``web`` folder."""
     web = folder / "web"
     shutil.copytree(ENGINE, web / "engine")
-    (web / "node").mkdir()
-    shutil.copy(NODE_PERFT, web / "node" / NODE_PERFT.name)
+    shutil.copytree(NODE_PERFT.parent, web / "node")
     source = web / "engine" / module
     text, found = re.subn(pattern, replacement, source.read_text(), flags=re.MULTILINE)
     assert found == 1, f"{pattern!r} matches {found} times in {module}: change the break"

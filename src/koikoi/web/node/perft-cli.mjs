@@ -13,82 +13,15 @@
 // the line says otherwise, and "divide" too. One process answers a whole vector file,
 // and the descent that looks for the first divergent path (koikoi.perft.NodeEngine).
 
-import fs from "node:fs";
 import readline from "node:readline";
 import { RecordError, recordFromBytes, replay } from "../engine/record.js";
-import { jsonDumps, strRepr } from "../engine/pytext.js";
+import { jsonDumps } from "../engine/pytext.js";
 import { run } from "../engine/perft.js";
+import { crash, readRecord, refusal, sourceOf, unreadable } from "./recordfile.js";
 
-// The strerror texts Python prints for the errors reading a file can meet (as
-// replay-cli.mjs has them).
-/** @type {Readonly<Record<string, string>>} */
-const STRERROR = {
-  ENOENT: "No such file or directory",
-  EISDIR: "Is a directory",
-  EACCES: "Permission denied",
-  EPERM: "Operation not permitted",
-  ENOTDIR: "Not a directory",
-  ENAMETOOLONG: "File name too long",
-  ELOOP: "Too many levels of symbolic links",
-  EIO: "Input/output error",
-  ENXIO: "No such device or address",
-  EINVAL: "Invalid argument",
-  EMFILE: "Too many open files",
-  ENFILE: "Too many open files in system",
-  ENOMEM: "Cannot allocate memory",
-  EFBIG: "File too large",
-};
-
-// files.py's MAX_FILE_BYTES: a longer record (or /dev/zero) is refused, not read whole.
-const MAX_FILE_BYTES = 10 * 1024 * 1024;
-
-/**
- * str(pathlib.Path(path)): repeated and trailing slashes and "." parts dropped.
- * @param {string} path
- * @returns {string}
- */
-function pythonPath(path) {
-  const root = path.startsWith("//") && !path.startsWith("///") ? "//" : path.startsWith("/") ? "/" : "";
-  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
-  return root + parts.join("/") || ".";
-}
-
-/**
- * A record to count from: its name as printed, and its bytes or the error reading them.
- * @typedef {object} Source
- * @property {string} name
- * @property {Uint8Array | null} [bytes]
- * @property {string | null} [readError]
- */
-/** What a run prints, and its exit status. @typedef {{rc: number, stdout: string, stderr: string}} Run */
+/** @typedef {import("./recordfile.js").Source} Source */
+/** @typedef {import("./recordfile.js").Run} Run */
 /** @typedef {{count: number, divide: Map<string, number>}} Result */
-
-/**
- * A record file's bytes, at most MAX_FILE_BYTES + 1 of them, or why it cannot be read.
- * @param {string} path
- * @returns {Source}
- */
-function readRecord(path) {
-  const name = pythonPath(path);
-  let fd;
-  try {
-    fd = fs.openSync(name, "r");
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
-    let size = 0;
-    for (;;) {
-      const read = fs.readSync(fd, buffer, size, buffer.length - size, null);
-      if (read === 0) break;
-      size += read;
-      if (size === buffer.length) break;
-    }
-    return { name, bytes: buffer.subarray(0, size) };
-  } catch (error) {
-    const { code, message } = /** @type {NodeJS.ErrnoException} */ (error);
-    return { name, readError: (code !== undefined && STRERROR[code]) || message };
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
 
 /**
  * The perft.py perft_text: each first action's count, then perft(DEPTH) = COUNT.
@@ -111,26 +44,14 @@ function perftText(result, depth, withDivide, over) {
  * @param {Source & {depth: string, withDivide?: boolean, asJson?: boolean}} run
  * @returns {Run}
  */
-function runPerft({ name, bytes = null, readError = null, depth, withDivide = false, asJson = false }) {
-  /**
-   * @param {string} message
-   * @param {number | null} [index]
-   * @returns {Run}
-   */
-  const fail = (message, index = null) => {
-    const data = index === null ? { error: message } : { error: message, index };
-    return { rc: 1, stdout: asJson ? jsonDumps(data) + "\n" : "", stderr: `koikoi: error: ${message}\n` };
-  };
-  if (readError !== null) return fail(`cannot read record ${strRepr(name)}: ${readError}`);
-  const data = bytes ?? new Uint8Array();
-  if (data.length > MAX_FILE_BYTES) {
-    return fail(`record ${strRepr(name)} holds more than ${MAX_FILE_BYTES / (1024 * 1024)} MB; it cannot be one`);
-  }
+function runPerft({ depth, withDivide = false, asJson = false, ...source }) {
+  const problem = unreadable(source);
+  if (problem !== null) return refusal(asJson, problem);
   let game;
   try {
-    game = replay(recordFromBytes(name, data)).round.copy();
+    game = replay(recordFromBytes(source.name, source.bytes ?? new Uint8Array())).round.copy();
   } catch (error) {
-    if (error instanceof RecordError) return fail(error.message, error.index);
+    if (error instanceof RecordError) return refusal(asJson, error.message, error.index);
     throw error;
   }
   // A depth past any round's length counts the same as that length (every sequence
@@ -153,13 +74,11 @@ async function batch() {
   for await (const line of input) {
     if (!line.trim()) continue;
     const job = JSON.parse(line);
-    const source = job.path !== undefined ? readRecord(job.path) : { name: job.name ?? "record.json", bytes: Buffer.from(job.text, "utf8") };
     let answer;
     try {
-      answer = runPerft({ ...source, depth: String(job.depth), withDivide: job.divide ?? true, asJson: job.json ?? true });
+      answer = runPerft({ ...sourceOf(job), depth: String(job.depth), withDivide: job.divide ?? true, asJson: job.json ?? true });
     } catch (error) {
-      const stack = error && /** @type {{stack?: unknown}} */ (error).stack;
-      answer = { rc: 2, stdout: "", stderr: `crash: ${stack}\n` };
+      answer = crash(error);
     }
     // One answer a line, at once: the asker may wait for it before its next question.
     process.stdout.write(JSON.stringify(answer) + "\n");

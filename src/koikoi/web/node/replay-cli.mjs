@@ -14,99 +14,32 @@
 // "json": bool, "width": N} (or {"path": FILE, ...} to read a file) and answers each with
 // {"rc": status, "stdout": ..., "stderr": ...}: thousands of records in one process.
 
-import fs from "node:fs";
 import readline from "node:readline";
 import { RecordError, recordFromBytes, replay, replayOutput } from "../engine/record.js";
 import { replayText } from "./replaytext.js";
-import { jsonDumps, strRepr } from "../engine/pytext.js";
+import { jsonDumps } from "../engine/pytext.js";
+import { crash, readRecord, refusal, sourceOf, unreadable } from "./recordfile.js";
 
-// The strerror texts Python prints for the errors reading a file can meet.
-/** @type {Readonly<Record<string, string>>} */
-const STRERROR = {
-  ENOENT: "No such file or directory",
-  EISDIR: "Is a directory",
-  EACCES: "Permission denied",
-  EPERM: "Operation not permitted",
-  ENOTDIR: "Not a directory",
-  ENAMETOOLONG: "File name too long",
-  ELOOP: "Too many levels of symbolic links",
-  EIO: "Input/output error",
-  ENXIO: "No such device or address",
-  EINVAL: "Invalid argument",
-  EMFILE: "Too many open files",
-  ENFILE: "Too many open files in system",
-  ENOMEM: "Cannot allocate memory",
-  EFBIG: "File too large",
-};
-
-/**
- * str(pathlib.Path(path)): repeated and trailing slashes and "." parts dropped.
- * @param {string} path
- * @returns {string}
- */
-export function pythonPath(path) {
-  const root = path.startsWith("//") && !path.startsWith("///") ? "//" : path.startsWith("/") ? "/" : "";
-  const parts = path.split("/").filter((part) => part !== "" && part !== ".");
-  const joined = root + parts.join("/");
-  return joined || ".";
-}
-
-/**
- * A record to replay: its name as printed, and its bytes or the error reading them.
- * @typedef {object} Source
- * @property {string} name
- * @property {Uint8Array | null} [bytes]
- * @property {string | null} [readError]
- */
-/** What a run prints, and its exit status. @typedef {{rc: number, stdout: string, stderr: string}} Run */
+/** @typedef {import("./recordfile.js").Source} Source */
+/** @typedef {import("./recordfile.js").Run} Run */
 
 /**
  * What one `koikoi replay` run prints: {rc, stdout, stderr}.
  * @param {Source & {asJson?: boolean, width?: number}} run
  * @returns {Run}
  */
-export function runReplay({ name, bytes = null, readError = null, asJson = false, width = 80 }) {
-  /**
-   * @param {string} message
-   * @param {number | null} [index]
-   * @returns {Run}
-   */
-  const fail = (message, index = null) => {
-    const data = index === null ? { error: message } : { error: message, index };
-    return { rc: 1, stdout: asJson ? jsonDumps(data) + "\n" : "", stderr: `koikoi: error: ${message}\n` };
-  };
-  if (readError !== null) return fail(`cannot read record ${strRepr(name)}: ${readError}`);
+export function runReplay({ asJson = false, width = 80, ...source }) {
+  const problem = unreadable(source);
+  if (problem !== null) return refusal(asJson, problem);
   let match;
   try {
-    match = replay(recordFromBytes(name, bytes ?? new Uint8Array()));
+    match = replay(recordFromBytes(source.name, source.bytes ?? new Uint8Array()));
   } catch (error) {
-    if (error instanceof RecordError) return fail(error.message, error.index);
+    if (error instanceof RecordError) return refusal(asJson, error.message, error.index);
     throw error;
   }
   const output = replayOutput(match);
   return { rc: 0, stdout: asJson ? jsonDumps(output) + "\n" : replayText(match, output, width), stderr: "" };
-}
-
-/**
- * @param {string} path
- * @returns {Source}
- */
-function readRecord(path) {
-  const name = pythonPath(path);
-  try {
-    return { name, bytes: fs.readFileSync(name) };
-  } catch (error) {
-    const { code, message } = /** @type {NodeJS.ErrnoException} */ (error);
-    return { name, readError: (code !== undefined && STRERROR[code]) || message };
-  }
-}
-
-/**
- * The stack of a thrown value, as ``error && error.stack`` reads it.
- * @param {unknown} error
- */
-function stackOf(error) {
-  return error && /** @type {{stack?: unknown}} */ (error).stack;
 }
 
 /** The width rich gives its console here (console.py's size, for a plain console). */
@@ -133,12 +66,11 @@ async function batch() {
   for await (const line of input) {
     if (!line.trim()) continue;
     const job = JSON.parse(line);
-    const source = job.path !== undefined ? readRecord(job.path) : { name: job.name ?? "record.json", bytes: Buffer.from(job.text, "utf8") };
     let answer;
     try {
-      answer = runReplay({ ...source, asJson: Boolean(job.json), width: job.width ?? 80 });
+      answer = runReplay({ ...sourceOf(job), asJson: Boolean(job.json), width: job.width ?? 80 });
     } catch (error) {
-      answer = { rc: 2, stdout: "", stderr: `crash: ${stackOf(error)}\n` };
+      answer = crash(error);
     }
     out.push(JSON.stringify(answer));
     if (out.length >= 256) {
