@@ -735,7 +735,8 @@ def test_help_lists_every_command_and_each_one_runs() -> None:
     section = invoke("--help").output.split("Commands:\n")[1]
     names = [line.split()[0] for line in section.splitlines() if line[2:3].isalpha()]
     assert names == [
-        "db", "perft", "play", "replay", "rules", "score", "serve", "simulate", "tournament", "watch",
+        "db", "perft", "play", "replay", "rules", "score", "serve", "simulate", "tournament",
+        "watch",
     ]  # fmt: skip
     for name in names:
         assert invoke(name, "--help").exit_code == 0

@@ -241,8 +241,9 @@ const { progress } = await import(process.argv[1]);
 const { RuleSet } = await import(process.argv[2]);
 const { CardSet } = await import(process.argv[3]);
 const cases = JSON.parse(readFileSync(0, "utf8"));
+const pile = (number) => CardSet.fromNumber(number);
 console.log(JSON.stringify(cases.map(([rules, own, theirs, month]) =>
-  progress(CardSet.fromNumber(own), CardSet.fromNumber(theirs), RuleSet.fromMapping(rules), month, 20))));
+  progress(pile(own), pile(theirs), RuleSet.fromMapping(rules), month, 20))));
 """
 
 
