@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any, NoReturn, TypeVar
 import click
 
 from koikoi.files import nameable
+from koikoi.jsengine import NodeMissingError, node_command
 from koikoi.players import PLAYERS
 from koikoi.players.protocol import command_for
 from koikoi.rules import PRESET_NAMES, RulesError, RuleSet, resolve_rules
@@ -54,6 +56,36 @@ def fail(message: str, *, as_json: bool = False, **extra: Any) -> NoReturn:
         click.echo(json.dumps({"error": message, **extra}))
     click.echo(f"koikoi: error: {message}", err=True)
     sys.exit(1)
+
+
+def engine_option(does: str) -> Callable[[F], F]:
+    """``--engine python|js`` of a command the browser's engine also runs; ``does`` says
+    what the engine does there ("replays")."""
+    return click.option(
+        "--engine",
+        type=click.Choice(["python", "js"]),
+        default="python",
+        show_default=True,
+        help=f"The engine that {does}: Python's, or the browser's JavaScript one under Node.js.",
+    )
+
+
+def run_with_node(program: str, *args: str, as_json: bool) -> None:
+    """``--engine js``: the command run by the browser's engine, ``web/node/PROGRAM``
+    under Node.js, which prints exactly what the Python command prints; its output and
+    exit status are passed through."""
+    try:
+        command = node_command(program, *args, needed_by="--engine js")
+    except NodeMissingError as error:
+        fail(str(error), as_json=as_json)
+    try:
+        completed = subprocess.run(command, capture_output=True, check=False)
+    except OSError as error:
+        fail(f"--engine js: cannot run Node.js ({command[0]}): {error.strerror}", as_json=as_json)
+    click.echo(completed.stdout, nl=False)
+    click.echo(completed.stderr, nl=False, err=True)
+    if completed.returncode:
+        sys.exit(completed.returncode)
 
 
 def make_folder(folder: Path, *, as_json: bool) -> None:

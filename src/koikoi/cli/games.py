@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -15,13 +13,15 @@ from rich.table import Table
 
 from koikoi.cli.common import (
     FilePath,
+    engine_option,
     fail,
     load_rules,
     make_folder,
     player_names,
     rules_options,
+    run_with_node,
 )
-from koikoi.jsengine import PROGRAMS, NodeMissingError, node_command
+from koikoi.jsengine import PROGRAMS
 from koikoi.players import PLAYERS
 from koikoi.players.protocol import PlayerError
 from koikoi.record import Record, RecordError, load_record, replay, replay_output
@@ -31,17 +31,20 @@ from koikoi.sim import Tally, simulate
 @click.command("replay")
 @click.argument("file", type=FilePath())
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-@click.option(
-    "--engine",
-    type=click.Choice(["python", "js"]),
-    default="python",
-    show_default=True,
-    help="The engine that replays: Python's, or the browser's JavaScript one under Node.js.",
-)
+@engine_option("replays")
 def replay_command(file: Path, as_json: bool, engine: str) -> None:
     """Replay a record, re-checking every action and stored result."""
     if engine == "js":
-        _replay_with_node(file, as_json)
+        # The text table is laid out for the width this console has, as Python's is.
+        width = ["--width", str(Console().width)]
+        run_with_node(
+            NODE_REPLAY.name,
+            *width,
+            *(["--json"] if as_json else []),
+            "--",
+            str(file),
+            as_json=as_json,
+        )
         return
     try:
         match = replay(load_record(file))
@@ -71,27 +74,6 @@ def replay_command(file: Path, as_json: bool, engine: str) -> None:
 
 NODE_REPLAY = PROGRAMS / "replay-cli.mjs"
 """The browser's engine's replay command, run under Node.js by ``--engine js``."""
-
-
-def _replay_with_node(file: Path, as_json: bool) -> None:
-    """``--engine js``: the same replay by the browser's engine, its output and exit
-    status passed through. The table is laid out for the width this console has, so
-    the text is the Python command's (without colour on a terminal)."""
-    try:
-        command = node_command(
-            NODE_REPLAY.name, "--width", str(Console().width), needed_by="--engine js"
-        )
-    except NodeMissingError as error:
-        fail(str(error), as_json=as_json)
-    command += [*(["--json"] if as_json else []), "--", str(file)]
-    try:
-        completed = subprocess.run(command, capture_output=True, check=False)
-    except OSError as error:
-        fail(f"--engine js: cannot run Node.js ({command[0]}): {error.strerror}", as_json=as_json)
-    click.echo(completed.stdout, nl=False)
-    click.echo(completed.stderr, nl=False, err=True)
-    if completed.returncode:
-        sys.exit(completed.returncode)
 
 
 def _player_list(_ctx: click.Context, _param: click.Parameter, value: str) -> list[str]:

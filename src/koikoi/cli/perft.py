@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import click
 
-from koikoi.cli.common import FilePath, fail
-from koikoi.jsengine import PROGRAMS, NodeMissingError, node_command
+from koikoi.cli.common import FilePath, engine_option, fail, run_with_node
+from koikoi.jsengine import PROGRAMS
 from koikoi.perft import perft_output, perft_text, position, run
 from koikoi.record import RecordError, load_record
 
@@ -28,13 +26,7 @@ NODE_PERFT = PROGRAMS / "perft-cli.mjs"
 )
 @click.option("--divide", "with_divide", is_flag=True, help="Also count under each first action.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-@click.option(
-    "--engine",
-    type=click.Choice(["python", "js"]),
-    default="python",
-    show_default=True,
-    help="The engine that counts: Python's, or the browser's JavaScript one under Node.js.",
-)
+@engine_option("counts")
 def perft_command(file: Path, depth: int, with_divide: bool, as_json: bool, engine: str) -> None:
     """Count the action sequences of DEPTH actions from a record's position (perft).
 
@@ -42,7 +34,10 @@ def perft_command(file: Path, depth: int, with_divide: bool, as_json: bool, engi
     count starts where they leave the round.
     """
     if engine == "js":
-        _perft_with_node(file, depth, with_divide, as_json)
+        flags = [*(["--divide"] if with_divide else []), *(["--json"] if as_json else [])]
+        run_with_node(
+            NODE_PERFT.name, "--depth", str(depth), *flags, "--", str(file), as_json=as_json
+        )
         return
     try:
         game = position(load_record(file))
@@ -54,22 +49,3 @@ def perft_command(file: Path, depth: int, with_divide: bool, as_json: bool, engi
         click.echo(json.dumps(perft_output(result, depth, with_divide=with_divide)))
     else:
         click.echo(perft_text(result, depth, with_divide=with_divide, over=game.is_over), nl=False)
-
-
-def _perft_with_node(file: Path, depth: int, with_divide: bool, as_json: bool) -> None:
-    """``--engine js``: the same count by the browser's engine, its output and exit
-    status passed through."""
-    try:
-        command = node_command(NODE_PERFT.name, "--depth", str(depth), needed_by="--engine js")
-    except NodeMissingError as error:
-        fail(str(error), as_json=as_json)
-    command += [*(["--divide"] if with_divide else []), *(["--json"] if as_json else [])]
-    command += ["--", str(file)]
-    try:
-        completed = subprocess.run(command, capture_output=True, check=False)
-    except OSError as error:
-        fail(f"--engine js: cannot run Node.js ({command[0]}): {error.strerror}", as_json=as_json)
-    click.echo(completed.stdout, nl=False)
-    click.echo(completed.stderr, nl=False, err=True)
-    if completed.returncode:
-        sys.exit(completed.returncode)
