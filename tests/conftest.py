@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import random
 import secrets
+import shutil
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -38,6 +39,18 @@ def require(available: bool, reason: str) -> None:
     if os.environ.get("CI") == "true":
         pytest.fail(f"CI must provide this: {reason}")
     pytest.skip(reason)
+
+
+@pytest.fixture(scope="session")
+def node() -> str:
+    """The ``node`` program that runs the browser's engine under Node.js (the parity,
+    perft and unit tests of that engine, its players and its coach)."""
+    found = shutil.which("node")
+    require(
+        found is not None, "Node.js is not installed (no 'node' on PATH); the JS engine needs it"
+    )
+    assert found is not None
+    return found
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -18,14 +18,10 @@ from __future__ import annotations
 import json
 import math
 import random
-import shutil
 import subprocess
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
-
-from conftest import require
 from koikoi import coach
 from koikoi.jsengine import ENGINE, PROGRAMS
 from koikoi.match import Match
@@ -42,14 +38,6 @@ COACH_CLI = PROGRAMS / "coach-cli.mjs"
 LOCALGAME = ENGINE / "localgame.js"
 ROLLOUTS = 80
 """The hints' budget here: small, so that Python keeps up; the arithmetic is the same."""
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    found = shutil.which("node")
-    require(found is not None, "Node.js is not installed (no 'node' on PATH); the coach needs it")
-    assert found is not None
-    return found
 
 
 def plain(value: Any) -> Any:

@@ -24,7 +24,6 @@ import math
 import os
 import platform
 import random
-import shutil
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
@@ -32,7 +31,6 @@ from typing import Any
 
 import pytest
 
-from conftest import require
 from koikoi.cards import SLUGS, slugs
 from koikoi.jsengine import ENGINE, PROGRAMS
 from koikoi.match import Match
@@ -47,17 +45,6 @@ EXPERT_ROLLOUTS = 30
 """The expert's budget in the exactness tests: small, so that Python keeps up."""
 
 FULL = os.environ.get("CI") == "true" or os.environ.get("KOIKOI_PARITY_FULL") == "1"
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    found = shutil.which("node")
-    require(
-        found is not None,
-        "Node.js is not installed (no 'node' on PATH); the JS players need it",
-    )
-    assert found is not None
-    return found
 
 
 # -- the same choices ------------------------------------------------------------------

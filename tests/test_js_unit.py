@@ -19,7 +19,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import require
 from koikoi.jsengine import ENGINE
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,14 +26,6 @@ JS_TESTS = ROOT / "tests" / "js"
 TEST_FILES = sorted(JS_TESTS.glob("*.test.mjs"))
 TIMEOUT = 600
 """Seconds one file may take; each takes a few on a busy two-core machine."""
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    found = shutil.which("node")
-    require(found is not None, "Node.js is not installed (no 'node' on PATH); tests/js needs it")
-    assert found is not None
-    return found
 
 
 def run_node_tests(

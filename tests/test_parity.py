@@ -22,7 +22,6 @@ from __future__ import annotations
 import json
 import os
 import random
-import shutil
 import subprocess
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -32,7 +31,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import require
 from koikoi.cards import SLUGS
 from koikoi.cli import cli
 from koikoi.cli.games import NODE_REPLAY
@@ -89,16 +87,6 @@ class Job:
     path: Path
     as_json: bool
     width: int = WIDTH
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    found = shutil.which("node")
-    require(
-        found is not None, "Node.js is not installed (no 'node' on PATH); the JS engine needs it"
-    )
-    assert found is not None
-    return found
 
 
 def python_replay(job: Job) -> Outcome:

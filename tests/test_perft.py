@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from conftest import require
 from koikoi.cli import cli
 from koikoi.cli.perft import NODE_PERFT
 from koikoi.jsengine import ENGINE
@@ -60,14 +59,6 @@ def vector_ids() -> list[str]:
 def having(tag: str) -> list[Vector]:
     """The vectors whose names claim ``tag``."""
     return [vector for vector in VECTORS if tag in vector.tags]
-
-
-@pytest.fixture(scope="module")
-def node() -> str:
-    path = shutil.which("node")
-    require(path is not None, "Node.js ('node') is not on PATH: the JS engine's perft cannot run")
-    assert path is not None
-    return path
 
 
 @pytest.fixture(scope="module")
