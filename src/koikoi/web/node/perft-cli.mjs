@@ -14,6 +14,7 @@
 // and the descent that looks for the first divergent path (koikoi.perft.NodeEngine).
 
 import readline from "node:readline";
+import { parseArgs } from "node:util";
 import { RecordError, recordFromBytes, replay } from "../engine/record.js";
 import { jsonDumps } from "../engine/pytext.js";
 import { run } from "../engine/perft.js";
@@ -91,31 +92,26 @@ function usage(message) {
   process.exitCode = 2;
 }
 
-/** @param {readonly string[]} argv */
+/** @param {string[]} argv */
 function main(argv) {
-  /** @type {string | null} */
-  let file = null;
-  /** @type {string | null} */
-  let depth = null;
-  let withDivide = false;
-  let asJson = false;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--batch") return batch();
-    if (arg === "--json") asJson = true;
-    else if (arg === "--divide") withDivide = true;
-    else if (arg === "--depth") {
-      const value = argv[++i];
-      if (value === undefined || !/^[0-9]+$/.test(value)) return usage("--depth takes a number 0 or more");
-      depth = BigInt(value).toString();
-    } else if (arg === "--") {
-      file = argv[i + 1] ?? null;
-      break;
-    } else if (file === null && !arg.startsWith("--")) file = arg;
-    else return usage(`unexpected argument ${arg}`);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { batch: { type: "boolean" }, json: { type: "boolean" }, divide: { type: "boolean" }, depth: { type: "string" } },
+    });
+  } catch (error) {
+    return usage(/** @type {Error} */ (error).message);
   }
-  if (file === null) return usage("a record FILE is needed");
-  if (depth === null) return usage("--depth N is needed");
+  const { values, positionals } = parsed;
+  if (values.batch) return batch();
+  if (positionals.length !== 1) return usage("one record FILE is needed");
+  if (values.depth === undefined || !/^[0-9]+$/.test(values.depth)) return usage("--depth takes a number 0 or more");
+  const [file] = positionals;
+  const depth = BigInt(values.depth).toString();
+  const withDivide = Boolean(values.divide);
+  const asJson = Boolean(values.json);
   const result = runPerft({ ...readRecord(file), depth, withDivide, asJson });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);

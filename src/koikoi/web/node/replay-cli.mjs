@@ -15,6 +15,7 @@
 // {"rc": status, "stdout": ..., "stderr": ...}: thousands of records in one process.
 
 import readline from "node:readline";
+import { parseArgs } from "node:util";
 import { RecordError, recordFromBytes, replay, replayOutput } from "../engine/record.js";
 import { replayText } from "./replaytext.js";
 import { jsonDumps } from "../engine/pytext.js";
@@ -87,27 +88,25 @@ function usage(message) {
   process.exitCode = 2;
 }
 
-/** @param {readonly string[]} argv */
+/** @param {string[]} argv */
 function main(argv) {
-  /** @type {string | null} */
-  let file = null;
-  let asJson = false;
-  let width = null;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (arg === "--batch") return batch();
-    if (arg === "--json") asJson = true;
-    else if (arg === "--width") {
-      const value = argv[++i];
-      if (value === undefined || !/^[0-9]+$/.test(value)) return usage("--width takes a number");
-      width = Number(value);
-    } else if (arg === "--") {
-      file = argv[i + 1] ?? null;
-      break;
-    } else if (file === null && !arg.startsWith("--")) file = arg;
-    else return usage(`unexpected argument ${arg}`);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: { batch: { type: "boolean" }, json: { type: "boolean" }, width: { type: "string" } },
+    });
+  } catch (error) {
+    return usage(/** @type {Error} */ (error).message);
   }
-  if (file === null) return usage("a record FILE is needed");
+  const { values, positionals } = parsed;
+  if (values.batch) return batch();
+  if (positionals.length !== 1) return usage("one record FILE is needed");
+  if (values.width !== undefined && !/^[0-9]+$/.test(values.width)) return usage("--width takes a number");
+  const [file] = positionals;
+  const asJson = Boolean(values.json);
+  const width = values.width === undefined ? null : Number(values.width);
   const result = runReplay({ ...readRecord(file), asJson, width: width ?? consoleWidth() });
   process.stdout.write(result.stdout);
   process.stderr.write(result.stderr);
