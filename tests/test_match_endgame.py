@@ -26,7 +26,7 @@ from koikoi.players.expert import DEFAULT_ROLLOUTS, ExpertPlayer
 from koikoi.players.heuristic import stop_loses_match, stop_points
 from koikoi.round import KOIKOI, STOP, Observation, Phase, Round, RoundResult
 from koikoi.rules import CLASSIC, PRESETS, RuleSet
-from test_js_players import Twin, node  # noqa: F401  (node: the fixture)
+from test_js_players import Twin
 from test_parity import house_rules
 from test_players import POT_FIELD, POT_HAND, POT_PILES, position, walk_positions
 
