@@ -685,7 +685,7 @@ def test_no_console_errors(chromium: Browser, live_server: str) -> None:
         expect(page.locator("script[type=module]")).to_have_count(1)
         assert page.evaluate("() => typeof window.koikoi") == "object"
         # Every client module, and the engine's modules they take the rules' facts from.
-        assert modules == page_modules(WEB)
+        assert modules == page_modules(Path(str(WEB)))
         assert {item.name for item in WEB.iterdir() if item.name.endswith(".js")} <= modules
         start_game(page, "easy")
         Clicker(page).play_round()

@@ -183,7 +183,7 @@ def test_the_expert_takes_a_stop_that_wins_the_match(case: Case, rollouts: int) 
 
 
 @pytest.mark.parametrize("case", LOST + NOT_LOST, ids=names(LOST + NOT_LOST))
-def test_the_javascript_players_choose_the_same(node: str, case: Case) -> None:  # noqa: F811
+def test_the_javascript_players_choose_the_same(node: str, case: Case) -> None:
     """js:normal and js:expert through the engine protocol, against the Python players."""
     _, obs = case.build()
     for level, options in (("normal", {}), ("expert", {"rollouts": 300})):

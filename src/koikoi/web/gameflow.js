@@ -9,7 +9,7 @@ import { api } from "./api.js";
 import { GAME_KEY, app, backToStart, buildTools, freshUi, render, showTableSummary } from "./appstate.js";
 import { byId, cardName, info } from "./cards.js";
 import { announce, closeAllModals, toast } from "./dom.js";
-import { koikoiBonus } from "./engine/yaku.js";
+import { koikoiBonus } from "./engine/points.js";
 import { Abandoned, ApiError } from "./errors.js";
 import { plural, t } from "./i18n.js";
 import { isPractice, practice } from "./practice.js";

@@ -5,7 +5,7 @@
 import { ALL, cardButton } from "./cards.js";
 import { h, icon, openModal, tabKeys } from "./dom.js";
 import { listOr, locale, plural, t } from "./i18n.js";
-import { KUTTSUKI, TESHI, YAKU_KEYS } from "./engine/yaku.js";
+import { KUTTSUKI, TESHI, YAKU_KEYS } from "./engine/points.js";
 import { yakuCards, yakuPoints } from "./rulesinfo.js";
 
 const TIPS = 10; // the last one: the keyboard's keys

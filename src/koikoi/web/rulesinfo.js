@@ -5,7 +5,7 @@
 // engine/match.js); the server scores, and these only describe.
 
 import { ALL } from "./cards.js";
-import { YAKU_KEYS } from "./engine/yaku.js";
+import { YAKU_KEYS } from "./engine/points.js";
 
 /** The rule field holding a yaku's points. */
 function ruleKey(yaku) {

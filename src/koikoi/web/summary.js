@@ -3,7 +3,7 @@
 import { currentUser } from "./account.js";
 import { cardButton } from "./cards.js";
 import { h, openModal } from "./dom.js";
-import { roundGains } from "./engine/match.js";
+import { roundGains } from "./engine/points.js";
 import { num, plural, ratingChange, ratingText, t } from "./i18n.js";
 import { href } from "./routes.js";
 import { sortYaku } from "./rulesinfo.js";

@@ -5,7 +5,7 @@
 import { cardBack, cardButton, cardName, matchesOf } from "./cards.js";
 import { riskChoices, riskMeter } from "./coach.js";
 import { h, icon } from "./dom.js";
-import { sumValues } from "./engine/yaku.js";
+import { sumValues } from "./engine/points.js";
 import { isolate, list, num, plural, t } from "./i18n.js";
 import { sortYaku } from "./rulesinfo.js";
 import { PACES, pace, reducedMotion } from "./settings.js";

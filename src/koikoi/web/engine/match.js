@@ -10,6 +10,9 @@ import { MONTH_OF } from "./cards.js";
 import { PyRandom } from "./random.js";
 import { Phase, Round, shuffledDeck } from "./round.js";
 import { DrawDealer, FirstDealer, NextDealer } from "./rules.js";
+import { roundGains } from "./points.js";
+
+export { roundGains };
 
 /** @typedef {import("./rules.js").RuleSet} RuleSet */
 /** @typedef {import("./random.js").Seed} Seed */
@@ -48,17 +51,6 @@ export function drawForDealer(rng) {
     const second = MONTH_OF[deck[1]];
     if (first !== second) return first < second ? 0 : 1;
   }
-}
-
-/**
- * What a round ending with ``points`` adds to each seat's total: its points, or zero-sum
- * (starting_points) its points less what the other seat scored (match.py's round_gains).
- * @param {readonly number[]} points
- * @param {boolean} zeroSum
- * @returns {readonly [number, number]}
- */
-export function roundGains(points, zeroSum) {
-  return zeroSum ? [points[0] - points[1], points[1] - points[0]] : [points[0], points[1]];
 }
 
 /**

@@ -29,13 +29,57 @@ import {
   popcount,
 } from "./cards.js";
 import { BestPerCategory, Multiplier, SakeCup, TsukifudaMonth, Viewing, ViewingCanceller } from "./rules.js";
+import {
+  ADDITIVE_CALLS,
+  GOKO,
+  SHIKO,
+  AME_SHIKO,
+  SANKO,
+  INOSHIKACHO_KEY,
+  TANE,
+  AKATAN,
+  AOTAN,
+  AKATAN_AOTAN,
+  KUSATAN,
+  TSUKIFUDA,
+  TAN,
+  KASU,
+  TSUKIMI,
+  HANAMI,
+  TESHI,
+  KUTTSUKI,
+  YAKU_KEYS,
+  sumValues,
+  koikoiBonus,
+} from "./points.js";
+
+// The keys, the sum and the koi-koi bonus live in points.js, which the page loads alone.
+export {
+  GOKO,
+  SHIKO,
+  AME_SHIKO,
+  SANKO,
+  INOSHIKACHO_KEY,
+  TANE,
+  AKATAN,
+  AOTAN,
+  AKATAN_AOTAN,
+  KUSATAN,
+  TSUKIFUDA,
+  TAN,
+  KASU,
+  TSUKIMI,
+  HANAMI,
+  TESHI,
+  KUTTSUKI,
+  YAKU_KEYS,
+  sumValues,
+  koikoiBonus,
+} from "./points.js";
 
 /** @typedef {import("./rules.js").RuleSet} RuleSet */
 /** @typedef {import("./cards.js").Kind} Kind */
-/**
- * Yaku and their points, in the order yaku.py's dict has them (docs/rules.md §3).
- * @typedef {{[key: string]: number}} Yaku
- */
+/** @typedef {import("./points.js").Yaku} Yaku */
 /**
  * A yaku a pile can still make (progress): its key, the cards it lacks, its points, the
  * kind of card it needs (null: more than one) and those cards (null: any of a group).
@@ -47,29 +91,6 @@ import { BestPerCategory, Multiplier, SakeCup, TsukifudaMonth, Viewing, ViewingC
  * @property {string[] | null} cards
  */
 
-export const GOKO = "goko";
-export const SHIKO = "shiko";
-export const AME_SHIKO = "ame-shiko";
-export const SANKO = "sanko";
-export const INOSHIKACHO_KEY = "inoshikacho";
-export const TANE = "tane";
-export const AKATAN = "akatan";
-export const AOTAN = "aotan";
-export const AKATAN_AOTAN = "akatan-aotan";
-export const KUSATAN = "kusatan";
-export const TSUKIFUDA = "tsukifuda";
-export const TAN = "tan";
-export const KASU = "kasu";
-export const TSUKIMI = "tsukimi";
-export const HANAMI = "hanami";
-export const TESHI = "teshi";
-export const KUTTSUKI = "kuttsuki";
-
-/** Every yaku key, in the order of docs/rules.md §3. */
-export const YAKU_KEYS = Object.freeze([
-  GOKO, SHIKO, AME_SHIKO, SANKO, INOSHIKACHO_KEY, TANE, AKATAN, AOTAN, AKATAN_AOTAN,
-  KUSATAN, TSUKIFUDA, TAN, KASU, TSUKIMI, HANAMI, TESHI, KUTTSUKI,
-]);
 
 /**
  * @param {Iterable<number>} cardIds
@@ -330,22 +351,6 @@ export class Scorer {
   }
 }
 
-/**
- * The points of some yaku, summed.
- * @param {Yaku} yaku
- * @returns {number}
- */
-export function sumValues(yaku) {
-  let total = 0;
-  for (const key in yaku) total += yaku[key];
-  return total;
-}
-
-/**
- * multiplier = additive: the own calls that each add a point; from the next one on, the
- * score is multiplied by (calls - 2) instead.
- */
-const ADDITIVE_CALLS = 3;
 
 /**
  * The factor koi-koi calls put on the stopper's score. Powers of two with **, not <<:
@@ -365,16 +370,6 @@ export function multiplier(kind, ownCalls, opponentCalls) {
   return 1;
 }
 
-/**
- * The points koi-koi calls add to the stopper's score (multiplier = additive: one per
- * own call, up to three calls).
- * @param {Multiplier} kind
- * @param {number} ownCalls
- * @returns {number}
- */
-export function koikoiBonus(kind, ownCalls) {
-  return kind === Multiplier.ADDITIVE && ownCalls <= ADDITIVE_CALLS ? ownCalls : 0;
-}
 
 /**
  * The multiplier each seat would score with if it stopped, given both seats' calls.
