@@ -28,6 +28,7 @@ const STRERROR = {
 
 /** files.py's MAX_FILE_BYTES: a longer record (or /dev/zero) is refused, not read whole. */
 export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 /**
  * A record: its name as printed, and its bytes or the error reading them.
@@ -59,14 +60,19 @@ export function readRecord(path) {
   let fd;
   try {
     fd = fs.openSync(name, "r");
-    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    // In chunks, not one buffer of the whole limit: a record is a few kilobytes, and a
+    // batch reads thousands of them.
+    /** @type {Buffer[]} */
+    const chunks = [];
     let size = 0;
-    while (size < buffer.length) {
-      const read = fs.readSync(fd, buffer, size, buffer.length - size, null);
+    while (size <= MAX_FILE_BYTES) {
+      const chunk = Buffer.allocUnsafe(Math.min(CHUNK_BYTES, MAX_FILE_BYTES + 1 - size));
+      const read = fs.readSync(fd, chunk, 0, chunk.length, null);
       if (read === 0) break;
+      chunks.push(chunk.subarray(0, read));
       size += read;
     }
-    return { name, bytes: buffer.subarray(0, size) };
+    return { name, bytes: Buffer.concat(chunks, size) };
   } catch (error) {
     const { code, message } = /** @type {NodeJS.ErrnoException} */ (error);
     return { name, readError: (code !== undefined && STRERROR[code]) || message };
