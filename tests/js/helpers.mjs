@@ -72,16 +72,6 @@ export function caught(fn, kind = Error) {
 
 export const SLUGS = cards.SLUGS;
 
-// The engine's card sets were [lo, hi] arrays of 24-bit halves, and become CardSet
-// objects (cards.js): these helpers take either, so the tests stand through the change.
-const { CardSet } = cards;
-const isCardSet = (set) => typeof CardSet === "function" && set instanceof CardSet;
-
-/** A card set passed to the engine: one CardSet argument, or the two halves. */
-function setArgs(set) {
-  return isCardSet(set) ? [set] : [set[0], set[1]];
-}
-
 /** A card set from slugs (the engine's cardsFromSlugs). */
 export function cs(...names) {
   return cards.cardsFromSlugs(names.flat());
@@ -89,7 +79,7 @@ export function cs(...names) {
 
 /** The ids of a card set, lowest first. */
 export function idsOf(set) {
-  return isCardSet(set) ? set.ids() : cards.ids(set[0], set[1]);
+  return set.ids();
 }
 
 /** The slugs of a card set, in canonical order. */
@@ -121,17 +111,17 @@ export function rulesOf(base = CLASSIC, changes = {}) {
 
 /** The yaku of captured cards (slugs) under ``base`` with ``changes``, in the round's ``month``. */
 export function score(names, base = CLASSIC, changes = {}, { month = 0, called = false } = {}) {
-  return yaku.scorerFor(rulesOf(base, changes)).score(...setArgs(cs(names)), month, called);
+  return yaku.scorerFor(rulesOf(base, changes)).score(cs(names), month, called);
 }
 
 /** {yaku, total, final} of captured cards (slugs) under a rule set. */
 export function scorePile(names, ruleSet, options = {}) {
-  return yaku.scorePile(...setArgs(cs(names)), ruleSet, options);
+  return yaku.scorePile(cs(names), ruleSet, options);
 }
 
 /** The hand yaku of a dealt hand (slugs). */
 export function handYakuOf(names, ruleSet) {
-  return yaku.handYaku(...setArgs(cs(names)), ruleSet);
+  return yaku.handYaku(cs(names), ruleSet);
 }
 
 /** The progress entries toward yaku of a pile ``own`` against the opponent's ``theirs``. */
