@@ -54,28 +54,7 @@ import {
 } from "./points.js";
 
 // The keys, the sum and the koi-koi bonus live in points.js, which the page loads alone.
-export {
-  GOKO,
-  SHIKO,
-  AME_SHIKO,
-  SANKO,
-  INOSHIKACHO_KEY,
-  TANE,
-  AKATAN,
-  AOTAN,
-  AKATAN_AOTAN,
-  KUSATAN,
-  TSUKIFUDA,
-  TAN,
-  KASU,
-  TSUKIMI,
-  HANAMI,
-  TESHI,
-  KUTTSUKI,
-  YAKU_KEYS,
-  sumValues,
-  koikoiBonus,
-} from "./points.js";
+export * from "./points.js";
 
 /** @typedef {import("./rules.js").RuleSet} RuleSet */
 /** @typedef {import("./cards.js").Kind} Kind */
