@@ -5,14 +5,17 @@ expert at its standard budget) on a fresh SQLite database, on a socket this prog
 opens and hands over with ``--fd``. ``--experts`` players play the expert move after
 move; one guest browser runs ``--flooders`` loops at once, each asking for a hint in
 a practice match of its own and then making the move (so every hint is of a new
-position), as fast as the server answers. The experts' move latency is what the
-flood costs everyone else; the hints' answers say how the server held the flood off.
+position), as fast as the server answers. A player has at most 10 matches in progress
+(koikoi.server.gamestore.MAX_IN_PROGRESS), so loops past ten wait for a match of their
+own and flood no more than ten do; ten is already more than the coach's lane admits.
+The experts' move latency is what the flood costs everyone else; the hints' answers
+say how the server held the flood off.
 
 The serving process is ``--python -m koikoi serve``: another checkout's interpreter
 (or this one with ``PYTHONPATH`` set to another checkout's ``src``) measures that
 version with this same program. Prints one JSON object.
 
-    python bench/coach_flood.py [--experts 2] [--flooders 40] [--seconds 60]
+    python bench/coach_flood.py [--experts 2] [--flooders 10] [--seconds 60]
 """
 
 from __future__ import annotations
@@ -42,12 +45,18 @@ def browser(url: str) -> httpx2.Client:
 
 
 def play(client: httpx2.Client, difficulty: str, state: dict[str, Any]) -> dict[str, Any]:
-    """One move (a new match once one is over); the state after it."""
+    """One move (a new match once one is over); the state after it. A refusal (the
+    browser's matches in progress at the most a player may have, say) waits as long as
+    the server asks and leaves no match, so the next call starts one again."""
     if state.get("over", True):
         answer = client.post("/api/games", json={"difficulty": difficulty, "ranked": False})
-        return dict(answer.json()["state"])
-    move = {"action": state["legal"][0], "version": state["version"]}
-    return dict(client.post(f"/api/games/{state['id']}/actions", json=move).json()["state"])
+    else:
+        move = {"action": state["legal"][0], "version": state["version"]}
+        answer = client.post(f"/api/games/{state['id']}/actions", json=move)
+    if not answer.is_success:
+        time.sleep(float(answer.headers.get("Retry-After", "1")))
+        return {}
+    return dict(answer.json()["state"])
 
 
 def percentile(values: list[float], share: float) -> float | None:
@@ -143,7 +152,7 @@ def _flooded(url: str, experts: int, flooders: int, seconds: float) -> dict[str,
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--experts", type=int, default=2)
-    parser.add_argument("--flooders", type=int, default=40)
+    parser.add_argument("--flooders", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=60.0)
     parser.add_argument("--python", default=sys.executable, help="the server's interpreter")
     options = parser.parse_args()
