@@ -595,6 +595,34 @@ def test_card_name_on_hover(open_page: Callable[..., Page]) -> None:
     expect(card).to_have_accessible_name(messages[f"card.{slug}"])
 
 
+def test_a_lifted_hand_card_still_holds_a_pointer_on_its_lower_edge(
+    open_page: Callable[..., Page],
+) -> None:
+    """A hand card rises 5 px under the pointer; the strip it rose from stays the card's,
+    so a pointer resting on its lower edge neither drops it (it bobbed up and down
+    there) nor misses it when it clicks."""
+    page = open_page()
+    start_game(page)
+    slug = until_play(page)["hand"][0]
+    card = hand_card(page, slug)
+    box = card.bounding_box()
+    assert box is not None
+    edge = [box["x"] + box["width"] / 2, box["y"] + box["height"] - 2]
+    page.mouse.move(edge[0], box["y"] + box["height"] / 2)
+    page.wait_for_function(
+        "card => new DOMMatrix(getComputedStyle(card).transform).m42 <= -4.99",
+        arg=card.element_handle(),
+    )
+    under = page.evaluate(
+        """([x, y]) => {
+            const card = document.elementFromPoint(x, y)?.closest("[data-testid=hand-card]");
+            return card ? card.dataset.slug : null;
+        }""",
+        edge,
+    )
+    assert under == slug
+
+
 def test_card_name_on_long_press(open_page: Callable[..., Page]) -> None:
     page = open_page("phone")
     page.get_by_test_id("language-select").select_option("ar")

@@ -369,8 +369,10 @@ const handlers = {
     if (canAct() && app.game.phase === "decision" && app.game.legal.some((a) => a.stop)) act({ stop: true });
   },
   onPace() {
-    const index = PACES.indexOf(pace());
-    save({ pace: PACES[(index + 1) % PACES.length] });
+    // Towards faster first (PACES runs from instant to slow): normal, fast, instant, then
+    // round to slow; someone who taps it wants the table quicker.
+    const index = Math.max(0, PACES.indexOf(pace()));
+    save({ pace: PACES[(index + PACES.length - 1) % PACES.length] });
     render();
     const button = screen().querySelector("[data-testid=pace-button]");
     if (button) button.focus({ preventScroll: true });
