@@ -532,6 +532,23 @@ def test_help_describes_the_rules_played(open_page: Callable[..., Page]) -> None
     expect(page.get_by_test_id("help-dialog")).to_have_count(0)
 
 
+def test_persian_lists_are_numbered_in_persian_digits(open_page: Callable[..., Page]) -> None:
+    page = open_page()
+    page.goto("/?pace=0&lang=fa")
+    expect(page.locator("html")).to_have_attribute("lang", "fa")
+    page.get_by_test_id("help-button").click()
+    page.get_by_test_id("help-tab-tips").click()
+    tips = page.locator("#help-panel-tips ol")
+    expect(tips).to_be_visible()
+    assert tips.evaluate("list => getComputedStyle(list).listStyleType") == "persian"
+    page.keyboard.press("Escape")
+    page.goto("/?pace=0&lang=en")
+    page.get_by_test_id("help-button").click()
+    page.get_by_test_id("help-tab-tips").click()
+    english = page.locator("#help-panel-tips ol")
+    assert english.evaluate("list => getComputedStyle(list).listStyleType") == "decimal"
+
+
 def test_help_describes_the_koikoi_japan_rules(open_page: Callable[..., Page]) -> None:
     """The rules help, opened from the start screen, follows the chosen preset: the
     raised viewing yaku, the additive koi-koi bonus and the starting points."""
