@@ -74,6 +74,9 @@ MISTAKE = 0.06
 """...and at least this much, a mistake."""
 SWINGS = 3
 """How many of the biggest swings of the win chance a review points at."""
+MIN_SWING = 0.01
+"""The least move of the win chance a review calls a swing, one point: a smaller one
+reads "from 45% to 45%", no swing to the reader."""
 CLEAR = 0.03
 """A difference in a yaku's chance worth telling the player about."""
 
@@ -484,9 +487,22 @@ def review(record: Record, seat: int = 0, rollouts: int = REVIEW_ROLLOUTS) -> Re
                 Decision(index, match.round_number, action, best, made, top, mark(top - made))
             )
         match.apply(action)
-    moves = [abs(after.chance - before.chance) for before, after in pairwise(decisions)]
-    biggest = sorted(range(len(moves)), key=lambda i: moves[i], reverse=True)[:SWINGS]
-    return Review(seat, tuple(decisions), tuple(sorted(i + 1 for i in biggest)))
+    return Review(seat, tuple(decisions), swings([d.chance for d in decisions]))
+
+
+def swings(chances: Sequence[float]) -> tuple[int, ...]:
+    """The places of the ``SWINGS`` biggest moves of the win chance from one decision to
+    the next (the later decision's place), in order; a move under ``MIN_SWING`` is none.
+
+    >>> swings([0.5, 0.8, 0.8, 0.804, 0.3, 0.35])
+    (1, 4, 5)
+    >>> swings([0.5, 0.5, 0.503])
+    ()
+    """
+    moves = [abs(after - before) for before, after in pairwise(chances)]
+    biggest = sorted(range(len(moves)), key=lambda i: moves[i], reverse=True)
+    top = [i for i in biggest if moves[i] >= MIN_SWING][:SWINGS]
+    return tuple(sorted(i + 1 for i in top))
 
 
 # -- what the server sends ---------------------------------------------------------------

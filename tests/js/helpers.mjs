@@ -31,6 +31,7 @@ export const record = await load("record.js");
 export const random = await load("random.js");
 export const pytext = await load("pytext.js");
 export const pyjson = await load("pyjson.js");
+export const coach = await load("coach.js");
 
 // -- counted assertions ------------------------------------------------------------------
 

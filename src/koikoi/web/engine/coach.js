@@ -83,6 +83,8 @@ export const INACCURACY = 0.02;
 export const MISTAKE = 0.06;
 /** How many of the biggest swings of the win chance a review points at. */
 export const SWINGS = 3;
+/** The least move of the win chance a review calls a swing, one point (coach.py's). */
+export const MIN_SWING = 0.01;
 /** A difference in a yaku's chance worth telling the player about. */
 export const CLEAR = 0.03;
 /** Changes when the coach judges differently (coach.py's COACH_VERSION). */
@@ -589,10 +591,22 @@ export function review(record, seat = 0, rollouts = REVIEW_ROLLOUTS) {
     }
     match.apply(action);
   });
-  const moves = decisions.slice(1).map((after, i) => Math.abs(after.chance - decisions[i].chance));
+  return { seat, decisions, swings: swings(decisions.map((decision) => decision.chance)) };
+}
+
+/**
+ * The places of the SWINGS biggest moves of the win chance from one decision to the next
+ * (the later decision's place), in order; a move under MIN_SWING is none (coach.py's
+ * swings).
+ * @param {readonly number[]} chances
+ * @returns {number[]}
+ */
+export function swings(chances) {
+  const moves = chances.slice(1).map((after, i) => Math.abs(after - chances[i]));
   // The biggest moves first; equal ones keep their order (a stable sort).
-  const biggest = moves.map((_, i) => i).sort((a, b) => moves[b] - moves[a]).slice(0, SWINGS);
-  return { seat, decisions, swings: biggest.map((i) => i + 1).sort((a, b) => a - b) };
+  const biggest = moves.map((_, i) => i).sort((a, b) => moves[b] - moves[a]);
+  const top = biggest.filter((i) => moves[i] >= MIN_SWING).slice(0, SWINGS);
+  return top.map((i) => i + 1).sort((a, b) => a - b);
 }
 
 /** @param {ReturnType<typeof review>} found */
