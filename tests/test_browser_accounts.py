@@ -588,6 +588,11 @@ def test_a_profile_shows_each_rating_with_its_graph(
     expect(fresh).to_have_attribute("data-rules", "traditional")
     expect(fresh.get_by_test_id("rating-provisional")).to_have_text(text["rating.provisional"])
     expect(fresh.get_by_test_id("rating-graph").locator("circle")).to_have_count(1)
+    # Its one value stands on its label's line (the dot sat mid-height, the label on top).
+    dot = fresh.get_by_test_id("rating-graph").locator("circle")
+    label = fresh.get_by_test_id("rating-graph").locator("text.graph-scale")
+    expect(label).to_have_count(1)
+    assert float(dot.get_attribute("cy") or "nan") == float(label.get_attribute("y") or "nan")
     # One match is too few for a win rate, and the profile says how many it needs.
     note = page.get_by_test_id("profile-win-rate-note")
     pending = re.escape(text["stats.win_rate_pending"]).replace(re.escape("{matches}"), ".+")

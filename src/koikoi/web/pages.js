@@ -197,8 +197,9 @@ function ratingGraph(history) {
   const high = Math.max(...values);
   const { width, height, pad, scale } = GRAPH;
   const left = pad + scale;
-  const x = (i) => (values.length > 1 ? left + (i * (width - pad - left)) / (values.length - 1) : (left + width - pad) / 2);
-  const y = (value) => (high === low ? height / 2 : pad + ((high - value) * (height - 2 * pad)) / (high - low));
+  // One rating (or one value throughout) stands on the top rule, beside its label.
+  const x = (i) => (values.length > 1 ? left + (i * (width - pad - left)) / (values.length - 1) : left);
+  const y = (value) => (high === low ? pad : pad + ((high - value) * (height - 2 * pad)) / (high - low));
   const points = values.map((value, i) => `${x(i).toFixed(1)},${y(value).toFixed(1)}`);
   const last = values.length - 1;
   const label = t("profile.rating_graph", { first: ratingText(values[0]), last: ratingText(values[last]), low: ratingText(low), high: ratingText(high) });
