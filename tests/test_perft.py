@@ -3,7 +3,7 @@ cover, ``koikoi perft`` and its JS twin, and rules broken on purpose to show the
 notice and name the first divergent path.
 
 The JavaScript side runs one ``perft-cli.mjs --batch`` process for the whole file
-(koikoi.perft.NodeEngine). Without Node.js those tests skip, and fail under CI=true.
+(koikoi.perftvectors.NodeEngine). Without Node.js those tests skip, and fail under CI=true.
 """
 
 from __future__ import annotations
@@ -25,18 +25,16 @@ from click.testing import CliRunner
 from koikoi.cli import cli
 from koikoi.cli.perft import NODE_PERFT
 from koikoi.jsengine import ENGINE
-from koikoi.perft import (
+from koikoi.perft import PerftResult, divide, perft
+from koikoi.perftvectors import (
     TAGS,
     Engine,
     NodeEngine,
-    PerftResult,
     Vector,
     check_vector,
     coverage,
-    divide,
     first_divergence,
     load_vectors,
-    perft,
     python_engine,
     rules_label,
 )

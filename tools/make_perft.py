@@ -5,7 +5,7 @@ the number of action sequences of that depth from the position. The positions ar
 found, not written by hand. For each situation below, the search deals seeded deals in
 turn (each situation its own), plays seeded random actions (koi-koi at every decision)
 from the deal to where the situation starts, and takes the first position whose perft
-tree reaches every situation it claims (koikoi.perft.coverage_depths) with a count in
+tree reaches every situation it claims (koikoi.perftvectors.coverage_depths) with a count in
 bounds: at the smallest depth that does it, deepened while the count stays under
 TARGET. A vector's name says its rules and what its tree reaches.
 
@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 from koikoi.cards import MONTH_MASKS
-from koikoi.perft import Vector, coverage, coverage_depths, position, rules_label
+from koikoi.perft import position
+from koikoi.perftvectors import Vector, coverage, coverage_depths, rules_label
 from koikoi.record import Record
 from koikoi.round import KOIKOI, Phase, Round, action_to_json
 from koikoi.rules import PRESETS, RuleSet

@@ -65,7 +65,7 @@ function pythonCounts(record, depth, folder) {
 }
 
 /**
- * The first divergent path below a record's position, as koikoi.perft.first_divergence
+ * The first divergent path below a record's position, as koikoi.perftvectors.first_divergence
  * finds it: lines naming each action (record form) and both engines' counts under it.
  */
 function descend(record, depth) {

@@ -13,8 +13,10 @@ import click
 
 from koikoi.files import nameable
 from koikoi.jsengine import NodeMissingError, node_command
+from koikoi.match import Match
 from koikoi.players import PLAYERS
 from koikoi.players.protocol import command_for
+from koikoi.record import RecordError, load_record, replay
 from koikoi.rules import PRESET_NAMES, RulesError, RuleSet, resolve_rules
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -86,6 +88,16 @@ def run_with_node(program: str, *args: str, as_json: bool) -> None:
     click.echo(completed.stderr, nl=False, err=True)
     if completed.returncode:
         sys.exit(completed.returncode)
+
+
+def replayed(file: Path, *, as_json: bool) -> Match:
+    """The match a record file holds, replayed (docs/rules.md §7); a record that cannot
+    be read or replayed is an error that names the action's index where one is to blame."""
+    try:
+        return replay(load_record(file))
+    except RecordError as error:
+        extra = {} if error.index is None else {"index": error.index}
+        fail(str(error), as_json=as_json, **extra)
 
 
 def make_folder(folder: Path, *, as_json: bool) -> None:

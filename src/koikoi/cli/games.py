@@ -18,13 +18,14 @@ from koikoi.cli.common import (
     load_rules,
     make_folder,
     player_names,
+    replayed,
     rules_options,
     run_with_node,
 )
 from koikoi.jsengine import PROGRAMS
 from koikoi.players import PLAYERS
 from koikoi.players.protocol import PlayerError
-from koikoi.record import Record, RecordError, load_record, replay, replay_output
+from koikoi.record import Record, replay_output
 from koikoi.sim import Tally, simulate
 
 
@@ -46,11 +47,7 @@ def replay_command(file: Path, as_json: bool, engine: str) -> None:
             as_json=as_json,
         )
         return
-    try:
-        match = replay(load_record(file))
-    except RecordError as error:
-        extra = {} if error.index is None else {"index": error.index}
-        fail(str(error), as_json=as_json, **extra)
+    match = replayed(file, as_json=as_json)
     output = replay_output(match)
     if as_json:
         click.echo(json.dumps(output))

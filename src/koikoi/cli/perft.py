@@ -7,10 +7,9 @@ from pathlib import Path
 
 import click
 
-from koikoi.cli.common import FilePath, engine_option, fail, run_with_node
+from koikoi.cli.common import FilePath, engine_option, replayed, run_with_node
 from koikoi.jsengine import PROGRAMS
-from koikoi.perft import perft_output, perft_text, position, run
-from koikoi.record import RecordError, load_record
+from koikoi.perft import perft_output, perft_text, run
 
 NODE_PERFT = PROGRAMS / "perft-cli.mjs"
 """The browser's engine's perft command, run under Node.js by ``--engine js``."""
@@ -39,11 +38,7 @@ def perft_command(file: Path, depth: int, with_divide: bool, as_json: bool, engi
             NODE_PERFT.name, "--depth", str(depth), *flags, "--", str(file), as_json=as_json
         )
         return
-    try:
-        game = position(load_record(file))
-    except RecordError as error:
-        extra = {} if error.index is None else {"index": error.index}
-        fail(str(error), as_json=as_json, **extra)
+    game = replayed(file, as_json=as_json).round.copy()
     result = run(game, depth, with_divide=with_divide)
     if as_json:
         click.echo(json.dumps(perft_output(result, depth, with_divide=with_divide)))

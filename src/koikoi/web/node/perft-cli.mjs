@@ -11,7 +11,7 @@
 // "depth": N, "divide": bool, "json": bool} (or {"path": FILE, ...} to read a file) and
 // answers each with {"rc": status, "stdout": ..., "stderr": ...}; "json" is true unless
 // the line says otherwise, and "divide" too. One process answers a whole vector file,
-// and the descent that looks for the first divergent path (koikoi.perft.NodeEngine).
+// and the descent that looks for the first divergent path (koikoi.perftvectors.NodeEngine).
 
 import readline from "node:readline";
 import { parseArgs } from "node:util";
